@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run one guest suite on one kernel variant and report TAP on stdout:
+#
+#   tests/vm/harness.sh SUITE VARIANT [--build-dir DIR] [--timeout S]
+#                       [--append "CMDLINE"] [--extra HOSTPROG]...
+#
+# Builds the variant when needed (kernel/build.sh), packs an initramfs with
+# the suite's guest scripts (tests/vm/guest/SUITE/*.sh), boots it
+# (vm-images/run-qemu.sh) and turns the guest's report into TAP: every
+# `ok`/`not ok` line of the guest renumbered, then the host's own checks:
+#   - the guest ran every script to the end (no timeout, no panic, no death);
+#   - the kernel console log has no splat (BUG:, WARNING:, KASAN:, possible
+#     circular locking, Oops, general protection fault, kmemleak leaks).
+# Exit status 0 only when every test point passed. Logs stay in
+# DIR/vm-logs/SUITE-VARIANT (or a temporary dir without --build-dir).
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+suite=${1:?usage: harness.sh SUITE VARIANT [--build-dir DIR] [...]}
+variant=${2:?usage: harness.sh SUITE VARIANT [--build-dir DIR] [...]}
+shift 2
+build_dir='' timeout=${SLEEB_VM_TIMEOUT:-900} append=''
+extras=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--build-dir) build_dir=$(cd "$2" && pwd); shift ;;
+	--timeout) timeout=$2; shift ;;
+	--append) append=$2; shift ;;
+	--extra) extras+=(--extra "$2"); shift ;;
+	*) echo "harness.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ -d "$here/guest/$suite" ] || { echo "harness.sh: no guest suite tests/vm/guest/$suite" >&2; exit 2; }
+
+if [ -n "$build_dir" ]; then
+	logdir="$build_dir/vm-logs/$suite-$variant"
+else
+	logdir=$(mktemp -d /tmp/sleeb-vm.XXXXXX)
+fi
+rm -rf "$logdir"
+mkdir -p "$logdir"
+
+echo "TAP version 13"
+bail() { echo "Bail out! $*"; exit 1; }
+
+"$top/kernel/build.sh" "$variant" 2>"$logdir/kernel-build.log" ||
+	{ sed 's/^/# /' "$logdir/kernel-build.log"; bail "kernel variant $variant did not build"; }
+kout=$("$top/kernel/build.sh" --out "$variant")
+"$top/vm-images/busybox-initramfs.sh" --variant "$variant" --out "$logdir/initramfs.cpio.gz" \
+	${build_dir:+--build-dir "$build_dir"} ${extras[@]+"${extras[@]}"} 2>"$logdir/initramfs.log" ||
+	{ sed 's/^/# /' "$logdir/initramfs.log"; bail "initramfs for $suite did not build"; }
+
+echo "# booting $variant ($(cat "$kout/kernelrelease")) for suite $suite, logs in $logdir"
+start=$(date +%s)
+"$top/vm-images/run-qemu.sh" --kernel "$kout/bzImage" --initrd "$logdir/initramfs.cpio.gz" \
+	--logdir "$logdir" --timeout "$timeout" --append "sleeb.suite=$suite $append"
+qemu_rc=$?
+echo "# guest ran $(( $(date +%s) - start )) s, qemu exit status $qemu_rc"
+
+n=0 failed=0
+point() { # point ok|not-ok DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+	fi
+}
+
+# The guest's own test points, renumbered; script exit codes checked.
+while IFS= read -r line; do
+	line=${line%$'\r'}
+	case "$line" in
+	"ok "* | "ok") point ok "$(echo "${line#ok}" | sed 's/^ *[0-9]* *-\{0,1\} *//')" ;;
+	"not ok"*) point not-ok "$(echo "${line#not ok}" | sed 's/^ *[0-9]* *-\{0,1\} *//')" ;;
+	"SLEEB-SCRIPT-END "*)
+		rc=${line##*rc=}
+		[ "$rc" = 0 ] || point not-ok "guest script ${line#SLEEB-SCRIPT-END } (non-zero exit)"
+		;;
+	"#"*) echo "$line" ;;
+	"SLEEB-"*) ;;
+	*) [ -n "$line" ] && echo "# guest: $line" ;;
+	esac
+done <"$logdir/tap.log"
+
+# Did the guest get to the end?
+if grep -q '^SLEEB-VERDICT done' "$logdir/tap.log"; then
+	point ok "$variant guest ran suite $suite to the end"
+else
+	if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+		why="timeout after ${timeout}s (guest hung)"
+	elif p=$(grep -m1 'Kernel panic' "$logdir/console.log"); then
+		why="guest panicked: ${p#*] }"
+	else
+		why="guest stopped before its verdict (qemu status $qemu_rc)"
+	fi
+	point not-ok "$variant guest ran suite $suite to the end: $why"
+	tail -n 25 "$logdir/console.log" | sed 's/^/#   console: /'
+fi
+
+# Any splat in the kernel log fails the run, whatever the tests said.
+splat='BUG:|WARNING:|KASAN:|possible circular locking|Oops|general protection fault|kmemleak: .* new suspected|Kernel panic|INFO: task .* blocked'
+if grep -E -n "$splat" "$logdir/console.log" >"$logdir/splats.txt"; then
+	point not-ok "kernel log free of splats: $(wc -l <"$logdir/splats.txt") matching lines, first: $(head -1 "$logdir/splats.txt" | cut -c1-160)"
+	head -n 20 "$logdir/splats.txt" | sed 's/^/#   /'
+else
+	point ok "kernel log free of splats (BUG/WARNING/KASAN/lockdep/Oops/GPF/kmemleak)"
+fi
+
+echo "1..$n"
+[ $failed -eq 0 ]

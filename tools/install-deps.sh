@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install SLEEB's build and test dependencies on Debian 12 (as root).
+# Only what is missing is installed; nothing is downloaded when all is there.
+set -euo pipefail
+pkgs=(
+	# kernel build
+	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
+	ccache cpio xz-utils kmod rsync patch
+	# guest
+	qemu-system-x86 busybox-static
+	# userspace build and tests
+	meson ninja-build pkg-config libsystemd-dev libmnl-dev check
+	clang libclang-rt-14-dev jq
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "tools/install-deps.sh: installing ${missing[*]}" >&2
+if [ "$(id -u)" -ne 0 ]; then
+	echo "tools/install-deps.sh: need root to install packages (run with sudo)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The whole test suite, from a fresh Debian 12 machine (run as root):
+# installs what is missing, builds the three kernel variants and the
+# userspace (with ASan/UBSan), then runs every meson suite: unit, fuzz and the
+# guest suites. Extra arguments go to `meson test` (e.g. --suite vm-boot).
+# The last line is the plain summary "N passed, N failed, N skipped".
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${SLEEB_BUILD_DIR:-$top/build}
+cd "$top"
+
+tools/install-deps.sh
+kernel/build.sh all
+if [ ! -f "$build/build.ninja" ]; then
+	meson setup "$build" -Db_sanitize=address,undefined -Db_lundef=false
+fi
+meson compile -C "$build"
+set +e
+meson test -C "$build" --print-errorlogs "$@" 2>&1 | tee "$build/test-all.log"
+rc=${PIPESTATUS[0]}
+set -e
+count() { sed -n "s/^$1: *\([0-9]*\).*/\1/p" "$build/test-all.log" | tail -1; }
+ok=$(count 'Ok') xfail=$(count 'Expected Fail') fail=$(count 'Fail') xpass=$(count 'Unexpected Pass')
+skip=$(count 'Skipped') tmo=$(count 'Timeout')
+echo "$(( ${ok:-0} + ${xfail:-0} )) passed, $(( ${fail:-0} + ${xpass:-0} + ${tmo:-0} )) failed, ${skip:-0} skipped"
+exit "$rc"
