@@ -42,8 +42,9 @@ tree_of() {
 
 fragments_of() {
 	case "$1" in
-	vanilla | sleeb) echo "$here/configs/guest.config" ;;
-	sleeb-debug) echo "$here/configs/guest.config $here/configs/debug.config" ;;
+	vanilla) echo "$here/configs/guest.config" ;;
+	sleeb) echo "$here/configs/guest.config $here/configs/sleeb.config" ;;
+	sleeb-debug) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/debug.config" ;;
 	esac
 }
 
@@ -86,7 +87,8 @@ unpack_tree() {
 
 # Bring src/sleeb to "pristine + kernel/series", touching as little as possible.
 apply_series() {
-	local dir="$cache/src/sleeb" pristine="$cache/src/vanilla" want f p
+	local dir="$cache/src/sleeb" pristine="$cache/src/vanilla" want f p dry
+	local -a patches
 	mapfile -t patches < <(series_patches)
 	want=$(cat "$here/series" ${patches[@]+"${patches[@]}"} | sha256sum | cut -d' ' -f1)
 	if [ -f "$dir/.sleeb-series" ] && [ "$(cat "$dir/.sleeb-series")" = "$want" ]; then
@@ -109,9 +111,9 @@ apply_series() {
 		fi
 	done <"$dir/.sleeb-touched"
 	for p in ${patches[@]+"${patches[@]}"}; do
-		if ! out=$(patch -d "$dir" -p1 --forward --batch --dry-run <"$p" 2>&1); then
-			echo "$out" >&2
-			die "patch $(basename "$p") does not apply to linux $(kernel_version "$dir") (series position $(grep -n -F "$(basename "$p")" "$here/series" | cut -d: -f1))"
+		if ! dry=$(patch -d "$dir" -p1 --forward --batch --dry-run <"$p" 2>&1); then
+			echo "$dry" >&2
+			die "patch $(basename "$p") does not apply to linux $(kernel_version "$dir") (kernel/series line $(grep -n -F "$(basename "$p")" "$here/series" | cut -d: -f1))"
 		fi
 		patch -d "$dir" -p1 --forward --batch --quiet --no-backup-if-mismatch <"$p" >&2 ||
 			die "patch $(basename "$p") failed while applying"

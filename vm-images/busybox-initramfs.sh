@@ -64,7 +64,7 @@ if [ -n "$build_dir" ]; then
 		[ -x "$build_dir/$p" ] && add_prog "$build_dir/$p" "/usr/bin/$(basename "$p")"
 	done
 	for p in "$build_dir"/tests/vm/guest-bin/*; do
-		[ -x "$p" ] && add_prog "$p" "/usr/bin/$(basename "$p")"
+		[ -f "$p" ] && [ -x "$p" ] && add_prog "$p" "/usr/bin/$(basename "$p")"
 	done
 fi
 for p in ${extras[@]+"${extras[@]}"}; do

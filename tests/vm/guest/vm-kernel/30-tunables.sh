@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+# The queue control interface: the three sysfs tunables, /proc/slabinfo's
+# tunables columns and its write path, with every rejected value.
+. /tests/lib.sh
+C=kmalloc-64
+D=/sys/kernel/slab/$C
+
+get() { echo "$(cat $D/cpu_queue_size) $(cat $D/cpu_batch_size) $(cat $D/shared_queue_size)"; }
+slabinfo_tunables() { # the "limit batchcount shared" columns of cache $1
+	awk -v c="$1" '$1 == c { for (i = 1; i <= NF; i++) if ($i == "tunables") print $(i+1), $(i+2), $(i+3) }' /proc/slabinfo
+}
+# set ATTR VALUE EXPECTED: write and check the kernel's answer
+set_attr() {
+	expect_eq "write $2 to $C/$1 gives $3" "$3" "$(sleeb-write $D/$1 "$2")"
+}
+
+for a in cpu_queue_size cpu_batch_size shared_queue_size queue_stats; do
+	check "$C/$a exists" test -r $D/$a
+done
+expect_eq "tunables are mode 0644" "-rw-r--r--" "$(ls -l $D/cpu_queue_size | cut -c1-10)"
+defaults=$(get)
+echo "# $C defaults: $defaults"
+expect_eq "64-byte default sizes follow SLAB's table (120, 60, 480)" "120 60 480" "$defaults"
+expect_eq "/proc/slabinfo shows the defaults" "120 60 480" "$(slabinfo_tunables $C)"
+
+set_attr cpu_queue_size 200 OK
+set_attr cpu_batch_size 50 OK
+set_attr shared_queue_size 400 OK
+expect_eq "sysfs reads back 200 50 400" "200 50 400" "$(get)"
+expect_eq "/proc/slabinfo reads back 200 50 400" "200 50 400" "$(slabinfo_tunables $C)"
+
+for bad in 10001 abc -1 " " 99999999999 "5 6"; do
+	set_attr cpu_queue_size "$bad" EINVAL
+done
+set_attr cpu_queue_size 40 EINVAL     # below the batch of 50
+set_attr cpu_batch_size 0 EINVAL
+set_attr cpu_batch_size 201 EINVAL    # above the queue
+set_attr shared_queue_size 49 EINVAL  # below the batch
+set_attr shared_queue_size 10001 EINVAL
+expect_eq "rejected writes changed nothing" "200 50 400" "$(get)"
+
+set_attr shared_queue_size 0 OK
+set_attr cpu_queue_size 0 OK
+expect_eq "queue 0 turns the cache's queues off" "0 0 0" "$(get)"
+set_attr cpu_batch_size 10 EINVAL
+set_attr shared_queue_size 10 EINVAL
+set_attr cpu_queue_size 30 OK
+expect_eq "turning queues on takes batch (30+1)/2 and no shared queue" "30 15 0" "$(get)"
+
+# Merged caches share one directory; every alias link reaches the tunables.
+target=$(readlink -f $D)
+aliases=0
+for l in /sys/kernel/slab/*; do
+	[ -L "$l" ] && [ "$(readlink -f "$l")" = "$target" ] && aliases=$((aliases + 1))
+done
+echo "# $C lives in $target with $aliases alias link(s)"
+for l in /sys/kernel/slab/*; do
+	[ -L "$l" ] && [ "$(readlink -f "$l")" = "$target" ] &&
+		expect_eq "alias $(basename "$l") reads the same queue size" 30 "$(cat "$l"/cpu_queue_size)"
+done
+
+# /proc/slabinfo writes
+expect_eq "/proc/slabinfo is mode 0600" "-rw-------" "$(ls -l /proc/slabinfo | cut -c1-10)"
+expect_eq "slabinfo write 'kmalloc-64 64 16 128'" OK "$(sleeb-write /proc/slabinfo 'kmalloc-64 64 16 128')"
+expect_eq "slabinfo write reflected in sysfs" "64 16 128" "$(get)"
+for bad in "nosuchcache 10 5 0" "kmalloc-64 10 20 0" "kmalloc-64 x 1 0" "kmalloc-64 10 5" \
+	"kmalloc-64 10 5 4" "kmalloc-64 10 5 0 9" "kmalloc-64 10001 5 0"; do
+	expect_eq "slabinfo write '$bad' rejected" EINVAL "$(sleeb-write /proc/slabinfo "$bad")"
+done
+expect_eq "rejected slabinfo writes changed nothing" "64 16 128" "$(get)"
+
+# A cache with debug flags cannot queue.
+insmod /lib/modules/sleeb_test_caches.ko
+expect_eq "debug cache reads 0" "0" "$(cat /sys/kernel/slab/sleeb_debug_test/cpu_queue_size)"
+expect_eq "debug cache refuses a queue" EOPNOTSUPP \
+	"$(sleeb-write /sys/kernel/slab/sleeb_debug_test/cpu_queue_size 10)"
+rmmod sleeb_test_caches
+
+# Counters and shrink.
+check "queue_stats lists the 10 counters" test "$(grep -cE '^(alloc_refill|free_drain|shared_alloc_hit|shared_alloc_miss|shared_free|shared_overflow|remote_free|remote_alloc|reap_drained|resize) [0-9]+$' $D/queue_stats)" -eq 10
+check "resize counter counted the resizes" test "$(awk '$1 == "resize" {print $2}' $D/queue_stats)" -ge 5
+echo 1 >$D/shrink
+expect_eq "shrink empties the shared queues (sharedavail 0)" 0 \
+	"$(awk -v c=$C '$1 == c { print $NF }' /proc/slabinfo)"
+
+set -- $defaults
+expect_eq "restore defaults" OK "$(sleeb-write /proc/slabinfo "$C $1 $2 $3")"

@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+# Queue-core stress: the sleeb_stress module runs a thread per cpu that
+# allocates and frees random kmalloc sizes and a dedicated cache, handing
+# objects across cpus and nodes, while this script takes cpus 1-3 offline
+# and back. Duration: sleeb.stress_seconds= on the kernel command line
+# (default 300).
+. /tests/lib.sh
+secs=$(sed -n 's/.*sleeb\.stress_seconds=\([0-9]*\).*/\1/p' /proc/cmdline)
+secs=${secs:-300}
+
+hotplug() {
+	n=0
+	while [ ! -e /tmp/stress.done ]; do
+		for c in 1 2 3; do
+			echo 0 >/sys/devices/system/cpu/cpu$c/online && n=$((n + 1))
+			sleep 1
+			echo 1 >/sys/devices/system/cpu/cpu$c/online
+			sleep 1
+		done
+	done
+	echo $n >/tmp/hotplug.count
+}
+
+dmesg -c >/dev/null
+rm -f /tmp/stress.done /tmp/hotplug.count
+hotplug &
+echo "# sleeb_stress for $secs s with cpu hotplug"
+insmod /lib/modules/sleeb_stress.ko duration_s="$secs"
+touch /tmp/stress.done
+wait
+result=$(dmesg | grep -m1 'sleeb_stress: \(PASS\|FAIL\)')
+echo "# $result"
+case "$result" in
+*PASS*) ok "stress: every object accounted for, none corrupted ($secs s)" ;;
+*) not_ok "stress: ${result:-no result line}" ;;
+esac
+check "cpus were taken offline during the stress ($(cat /tmp/hotplug.count 2>/dev/null) times)" \
+	test "$(cat /tmp/hotplug.count 2>/dev/null || echo 0)" -gt 0
+expect_eq "all cpus back online" "0-3" "$(cat /sys/devices/system/cpu/online)"
+rmmod sleeb_stress
