@@ -12,6 +12,8 @@ pkgs=(
 	# userspace build and tests
 	meson ninja-build pkg-config libsystemd-dev libmnl-dev check
 	clang libclang-rt-14-dev jq
+	# benchmarks
+	rt-tests
 )
 missing=()
 for p in "${pkgs[@]}"; do

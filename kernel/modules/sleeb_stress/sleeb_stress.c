@@ -183,7 +183,8 @@ static int __init sleeb_stress_init(void)
 	if (!stress_cache)
 		return -ENOMEM;
 	deadline = jiffies + duration_s * HZ;
-	for_each_online_cpu(cpu) {
+	/* Every possible cpu: the guest script may have one offline right now. */
+	for_each_possible_cpu(cpu) {
 		if (nr_threads == MAX_THREADS)
 			break;
 		threads[nr_threads].id = nr_threads;

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn tools/bench.sh's guest logs into results.json and results.md.
+
+Every "# BENCH ..." line of every boot becomes a record. Figures are
+medians over repetitions and boots; ratios are vanilla/config (> 1: the
+config is faster, or uses less). For the wall clock, the spread of vanilla
+against itself (per-boot medians, max/min) is printed beside each ratio, and
+a ratio inside that band is "no measurable difference".
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+
+LINE = re.compile(r'^# BENCH (.*)$')
+RUN = re.compile(r'^(icount|mttcg)-(.+)-(\d+)\.log$')
+
+
+def parse_runs(runs_dir):
+    records = []
+    for name in sorted(os.listdir(runs_dir)):
+        m = RUN.match(name)
+        if not m:
+            continue
+        clock, config, boot = m.group(1), m.group(2), int(m.group(3))
+        with open(os.path.join(runs_dir, name)) as f:
+            for line in f:
+                lm = LINE.match(line.rstrip())
+                if not lm:
+                    continue
+                w = lm.group(1).split()
+                base = {'clock': clock, 'config': config, 'boot': boot}
+                if w[0] == 'micro' and len(w) == 7:
+                    records.append(dict(base, kind='micro', test=w[1], cache=w[2],
+                                        n=int(w[3]), rep=int(w[4]), metric=w[5],
+                                        value=float(w[6])))
+                elif w[0] == 'hackbench' and len(w) == 4:
+                    records.append(dict(base, kind='hackbench', test='hackbench-' + w[1],
+                                        cache='-', n=0, rep=int(w[2]), metric='seconds',
+                                        value=float(w[3])))
+                elif w[0] == 'mem' and len(w) == 4:
+                    for metric, v in (('Slab_kB', w[2]), ('SUnreclaim_kB', w[3])):
+                        records.append(dict(base, kind='mem', test='mem-' + w[1], cache='-',
+                                            n=0, rep=0, metric=metric, value=float(v)))
+    return records
+
+
+def key(r):
+    return (r['kind'], r['test'], r['cache'], r['n'], r['metric'])
+
+
+def group(records, clock):
+    """{key: {config: [values]}} and {key: {config: {boot: [values]}}}."""
+    flat, per_boot = {}, {}
+    for r in records:
+        if r['clock'] != clock:
+            continue
+        k = key(r)
+        flat.setdefault(k, {}).setdefault(r['config'], []).append(r['value'])
+        per_boot.setdefault(k, {}).setdefault(r['config'], {}).setdefault(r['boot'], []).append(r['value'])
+    return flat, per_boot
+
+
+def label(k):
+    kind, test, cache, n, metric = k
+    if kind == 'micro':
+        return f'{test} {cache} n={n} {metric}'
+    return f'{test} {metric}'
+
+
+def ratio(a, b):
+    return a / b if a and b else None
+
+
+def fmt(x, digits=2):
+    return '-' if x is None else f'{x:.{digits}f}'
+
+
+def icount_table(flat, configs):
+    cols = [c for c in configs if c != 'vanilla']
+    lines = ['| figure | vanilla | ' + ' | '.join(f'{c}' for c in cols) + ' | ' +
+             ' | '.join(f'vanilla/{c}' for c in cols) + ' |',
+             '|' + '---|' * (2 + 2 * len(cols))]
+    for k in sorted(flat):
+        if k[0] != 'micro':
+            continue
+        v = statistics.median(flat[k]['vanilla']) if 'vanilla' in flat[k] else None
+        meds = [statistics.median(flat[k][c]) if c in flat[k] else None for c in cols]
+        lines.append(f'| {label(k)} | {fmt(v, 0)} | ' + ' | '.join(fmt(m, 0) for m in meds) +
+                     ' | ' + ' | '.join(fmt(ratio(v, m)) for m in meds) + ' |')
+    return lines
+
+
+def wall_table(flat, per_boot):
+    lines = ['| figure | vanilla | sleeb | vanilla/sleeb | vanilla/vanilla band | verdict |',
+             '|---|---|---|---|---|---|']
+    for k in sorted(flat):
+        kind, test = k[0], k[1]
+        if kind == 'micro' and not test.startswith(('c_', 'd_', 'e_')):
+            continue
+        if kind == 'mem' or 'vanilla' not in flat[k] or 'sleeb' not in flat[k]:
+            continue
+        v, s = statistics.median(flat[k]['vanilla']), statistics.median(flat[k]['sleeb'])
+        boots = [statistics.median(x) for x in per_boot[k]['vanilla'].values()]
+        lo, hi = (min(boots), max(boots)) if boots else (v, v)
+        band = hi / lo if lo else None
+        r = ratio(v, s)
+        if r is None or band is None:
+            verdict = '-'
+        elif 1 / band <= r <= band:
+            verdict = 'no measurable difference'
+        else:
+            verdict = 'SLEEB faster' if r > 1 else 'SLEEB slower'
+        lines.append(f'| {label(k)} | {fmt(v, 0)} | {fmt(s, 0)} | {fmt(r)} | '
+                     f'{fmt(1 / band if band else None)}..{fmt(band)} | {verdict} |')
+    return lines
+
+
+def mem_table(records):
+    lines = ['| clock | phase | metric | vanilla | sleeb | sleeb-off | sleeb vs vanilla |',
+             '|---|---|---|---|---|---|---|']
+    for clock in ('icount', 'mttcg'):
+        flat, _ = group(records, clock)
+        for k in sorted(flat):
+            if k[0] != 'mem':
+                continue
+            med = {c: statistics.median(v) for c, v in flat[k].items()}
+            v, s = med.get('vanilla'), med.get('sleeb')
+            diff = f'{(s - v) / v * 100:+.1f}%' if v and s else '-'
+            lines.append(f'| {clock} | {k[1][4:]} | {k[4]} | {fmt(v, 0)} | {fmt(s, 0)} | '
+                         f'{fmt(med.get("sleeb-off"), 0)} | {diff} |')
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('outdir')
+    ap.add_argument('--seconds', type=int, default=0)
+    ap.add_argument('--quick', type=int, default=0)
+    args = ap.parse_args()
+    records = parse_runs(os.path.join(args.outdir, 'runs'))
+    kernel = subprocess.run(['make', '-s', '-C', os.path.expanduser('~/.cache/sleeb/src/vanilla'),
+                             'kernelversion'], capture_output=True, text=True).stdout.strip()
+    meta = {
+        'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
+        'command': 'tools/bench.sh' + (' --quick' if args.quick else ''),
+        'host': f'{platform.node()}: {os.cpu_count()} cpus, {platform.machine()}, '
+                f'{os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") >> 30} GiB',
+        'guest': 'QEMU TCG emulation (no KVM), 4 vCPUs in 2 NUMA nodes, 2 GiB',
+        'kernel': f'linux {kernel} (Debian linux-source-6.12)',
+        'seconds': args.seconds,
+    }
+    with open(os.path.join(args.outdir, 'results.json'), 'w') as f:
+        json.dump({'meta': meta, 'records': records}, f, indent=1)
+
+    icount, _ = group(records, 'icount')
+    mttcg, mttcg_boot = group(records, 'mttcg')
+    configs = sorted({r['config'] for r in records if r['clock'] == 'icount'},
+                     key=lambda c: ['vanilla', 'sleeb', 'sleeb-off', 'q16', 'q480'].index(c)
+                     if c in ('vanilla', 'sleeb', 'sleeb-off', 'q16', 'q480') else 9)
+    md = ['# SLEEB benchmark results', '',
+          f'- Command: `{meta["command"]}` ({meta["seconds"]} s)',
+          f'- Date: {meta["date"]}',
+          f'- Host: {meta["host"]}',
+          f'- Guest: {meta["guest"]}; the guest ran under TCG emulation, so only '
+          'ratios measured in one run mean anything, never absolute figures.',
+          f'- Kernel: {meta["kernel"]}',
+          '- Ratios are vanilla/config: above 1 the config is faster.', '',
+          '## Deterministic clock (icount: guest ns = instructions)', '',
+          'Single-threaded TCG with `-icount shift=0,sleep=off`: figures are '
+          'instructions per operation (path length; caches and atomics are not '
+          'modelled). Configs: `sleeb` default queues, `sleeb-off` the same kernel '
+          'with `slub_queues=off`, `q16`/`q480` every queue set at boot to '
+          '16/8/64 and 480/240/1920.', '']
+    md += icount_table(icount, configs)
+    md += ['', '## Wall clock (multi-threaded TCG, concurrency tests and hackbench)', '',
+           'Medians over all boots and repetitions; the band is the spread of vanilla '
+           'against itself over its boots (max/min of per-boot medians).', '']
+    md += wall_table(mttcg, mttcg_boot)
+    md += ['', '## Memory (/proc/meminfo, kB)', '']
+    md += mem_table(records)
+    with open(os.path.join(args.outdir, 'results.md'), 'w') as f:
+        f.write('\n'.join(md) + '\n')
+
+
+if __name__ == '__main__':
+    main()
