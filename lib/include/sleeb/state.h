@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#pragma once
+
+/*
+ * Rollback state: the original tunables of every cache sleebd changed,
+ * kept in a file (/run/sleeb/state) so that a daemon killed with SIGKILL
+ * still lets the next start restore the true originals rather than the
+ * dead daemon's values.
+ *
+ * File format, one cache per line, written atomically (temp file, fsync,
+ * rename):
+ *   # sleebd state v1
+ *   <cache> <cpu_queue_size> <cpu_batch_size> <shared_queue_size>
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sleeb/error.h"
+#include "sleeb/tunables.h"
+
+#define SLEEB_STATE_PATH "/run/sleeb/state"
+
+struct sleeb_state_entry {
+	char *cache;
+	struct sleeb_tunables orig;
+};
+
+struct sleeb_state {
+	char *path;
+	struct sleeb_state_entry *entries;
+	size_t n;
+};
+
+/*
+ * Reads path into *s (which takes a copy of path). A missing file gives
+ * an empty state. Returns 0, -ENOMEM, -errno from reading, or -EINVAL
+ * for a malformed line ("path:line: ..." in err).
+ */
+int sleeb_state_load(struct sleeb_state *s, const char *path, struct sleeb_error *err);
+
+void sleeb_state_done(struct sleeb_state *s);
+
+/* The entry for cache, or NULL. */
+const struct sleeb_state_entry *sleeb_state_find(const struct sleeb_state *s, const char *cache);
+
+/*
+ * Records the original values of cache unless already known: the first
+ * value seen is the original. Returns 1 if added, 0 if it was already
+ * there, -EINVAL for a name that cannot be stored (white space, control
+ * characters, empty), -ENOMEM.
+ */
+int sleeb_state_remember(struct sleeb_state *s, const char *cache, const struct sleeb_tunables *orig);
+
+/* Drops cache. Returns 1 if it was there, 0 if not. */
+int sleeb_state_forget(struct sleeb_state *s, const char *cache);
+
+/*
+ * Writes the state to s->path atomically, creating the parent directory
+ * (mode 0755) if needed; an empty state removes the file. Returns 0 or
+ * -errno (-ENOSPC, -EROFS, -EACCES, ...) with "path: reason" in err; the
+ * previous file is left intact on failure.
+ */
+int sleeb_state_save(const struct sleeb_state *s, struct sleeb_error *err);
+
+/*
+ * mkdir -p of the directory holding path (mode 0755): under a test root
+ * nothing exists yet. Used for the state file and the control socket.
+ * Returns 0, -ENOMEM or -errno from mkdir().
+ */
+int sleeb_mkdir_parents(const char *path);

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Rollback state file (see state.h). */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sleeb/parse.h"
+#include "sleeb/state.h"
+
+#define STATE_HEADER "# sleebd state v1"
+
+static bool name_ok(const char *n)
+{
+	if (!n || !*n || strlen(n) >= 256)
+		return false;
+	for (const unsigned char *p = (const unsigned char *) n; *p; p++)
+		if (*p <= ' ' || *p == 0x7f || *p == '/')
+			return false;
+	return true;
+}
+
+const struct sleeb_state_entry *sleeb_state_find(const struct sleeb_state *s, const char *cache)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->entries[i].cache, cache) == 0)
+			return &s->entries[i];
+	return NULL;
+}
+
+int sleeb_state_remember(struct sleeb_state *s, const char *cache, const struct sleeb_tunables *orig)
+{
+	struct sleeb_state_entry *t;
+	char *d;
+
+	if (!name_ok(cache))
+		return -EINVAL;
+	if (sleeb_state_find(s, cache))
+		return 0;
+	d = strdup(cache);
+	if (!d)
+		return -ENOMEM;
+	t = realloc(s->entries, (s->n + 1) * sizeof(*t));
+	if (!t) {
+		free(d);
+		return -ENOMEM;
+	}
+	s->entries = t;
+	s->entries[s->n++] = (struct sleeb_state_entry) { d, *orig };
+	return 1;
+}
+
+int sleeb_state_forget(struct sleeb_state *s, const char *cache)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (strcmp(s->entries[i].cache, cache) != 0)
+			continue;
+		free(s->entries[i].cache);
+		memmove(&s->entries[i], &s->entries[i + 1], (s->n - i - 1) * sizeof(s->entries[0]));
+		s->n--;
+		return 1;
+	}
+	return 0;
+}
+
+void sleeb_state_done(struct sleeb_state *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->entries[i].cache);
+	free(s->entries);
+	free(s->path);
+	memset(s, 0, sizeof(*s));
+}
+
+static int parse_line(struct sleeb_state *s, char *line, const char *path, unsigned lineno,
+		      struct sleeb_error *err)
+{
+	char *save = NULL, *name, *tok[_SLEEB_TUNABLE_MAX];
+	struct sleeb_tunables t;
+	int r;
+
+	name = strtok_r(line, " \t", &save);
+	for (int i = 0; i < _SLEEB_TUNABLE_MAX; i++) {
+		tok[i] = strtok_r(NULL, " \t", &save);
+		if (!tok[i] || sleeb_parse_u32(tok[i], &t.v[i]) < 0)
+			return sleeb_error_set(err, EINVAL, "%s:%u: expected '<cache> <queue> <batch> <shared>'",
+					       path, lineno);
+	}
+	if (strtok_r(NULL, " \t", &save))
+		return sleeb_error_set(err, EINVAL, "%s:%u: trailing fields", path, lineno);
+	r = sleeb_state_remember(s, name, &t);
+	if (r == -EINVAL)
+		return sleeb_error_set(err, EINVAL, "%s:%u: invalid cache name", path, lineno);
+	if (r < 0)
+		return sleeb_error_set(err, r, "%s: out of memory", path);
+	return 0;
+}
+
+int sleeb_state_load(struct sleeb_state *s, const char *path, struct sleeb_error *err)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned lineno = 0;
+	ssize_t l;
+	FILE *f;
+	int r = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->path = strdup(path);
+	if (!s->path)
+		return sleeb_error_set(err, ENOMEM, "%s: out of memory", path);
+
+	f = fopen(path, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		return sleeb_error_set(err, errno, "%s: %s", path, strerror(errno));
+	}
+	while ((l = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		while (l > 0 && (line[l - 1] == '\n' || line[l - 1] == '\r'))
+			line[--l] = '\0';
+		if (l == 0 || line[0] == '#')
+			continue;
+		r = parse_line(s, line, path, lineno, err);
+		if (r < 0)
+			break;
+	}
+	free(line);
+	fclose(f);
+	return r;
+}
+
+int sleeb_mkdir_parents(const char *path)
+{
+	char *d = strdup(path), *p;
+	int r = 0;
+
+	if (!d)
+		return -ENOMEM;
+	p = strrchr(d, '/');
+	if (!p) {
+		free(d);
+		return 0;
+	}
+	*p = '\0';
+	for (p = d + 1; *d && r == 0; p++) {
+		bool end = *p == '\0';
+
+		if (*p != '/' && !end)
+			continue;
+		*p = '\0';
+		if (mkdir(d, 0755) < 0 && errno != EEXIST)
+			r = -errno;
+		if (end)
+			break;
+		*p = '/';
+	}
+	free(d);
+	return r;
+}
+
+int sleeb_state_save(const struct sleeb_state *s, struct sleeb_error *err)
+{
+	char *tmp = NULL;
+	FILE *f;
+	int fd, r;
+
+	if (s->n == 0) {
+		if (unlink(s->path) < 0 && errno != ENOENT)
+			return sleeb_error_set(err, errno, "%s: %s", s->path, strerror(errno));
+		return 0;
+	}
+
+	r = sleeb_mkdir_parents(s->path);
+	if (r < 0)
+		return sleeb_error_set(err, r, "%s: cannot create directory: %s", s->path, strerror(-r));
+
+	if (asprintf(&tmp, "%s.XXXXXX", s->path) < 0)
+		return sleeb_error_set(err, ENOMEM, "%s: out of memory", s->path);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		goto fail_free;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		r = -errno;
+		close(fd);
+		goto fail_unlink;
+	}
+	fprintf(f, STATE_HEADER "\n");
+	for (size_t i = 0; i < s->n; i++)
+		fprintf(f, "%s %u %u %u\n", s->entries[i].cache, s->entries[i].orig.v[SLEEB_TUNABLE_QUEUE],
+			s->entries[i].orig.v[SLEEB_TUNABLE_BATCH], s->entries[i].orig.v[SLEEB_TUNABLE_SHARED]);
+	/* The point of the file is surviving a crash: flush it to disk
+	 * before it replaces the old one. */
+	if (fflush(f) != 0 || fsync(fileno(f)) < 0) {
+		r = errno > 0 ? -errno : -EIO;
+		fclose(f);
+		goto fail_unlink;
+	}
+	if (fclose(f) != 0) {
+		r = errno > 0 ? -errno : -EIO;
+		goto fail_unlink;
+	}
+	if (rename(tmp, s->path) < 0) {
+		r = -errno;
+		goto fail_unlink;
+	}
+	free(tmp);
+	return 0;
+
+fail_unlink:
+	unlink(tmp);
+fail_free:
+	free(tmp);
+	return sleeb_error_set(err, r, "%s: cannot write state: %s", s->path, strerror(-r));
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* sleebd control socket client, shared by status and reload. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "control-client.h"
+#include "verbs.h"
+
+#define CONTROL_SOCKET "/run/sleeb/sleebd.sock"
+
+int sleebctl_control_call(const char *config_root, const char *cmd)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timeval tv = { .tv_sec = 30 };
+	char *buf = NULL, *nl;
+	size_t len = 0, cap = 0;
+	const char *root = config_root && strcmp(config_root, "/") != 0 ? config_root : "";
+	int fd, n;
+
+	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s%s", root, CONTROL_SOCKET);
+	if (n < 0 || (size_t) n >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "sleebctl: %s%s: socket path too long\n", root, CONTROL_SOCKET);
+		return SLEEBCTL_EXIT_FAILURE;
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0) {
+		fprintf(stderr, "sleebctl: cannot connect to sleebd at %s: %s (is sleebd running?)\n", sa.sun_path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return SLEEBCTL_EXIT_FAILURE;
+	}
+	/* A reload re-applies every cache; give it time, but not forever. */
+	(void) setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	/* MSG_NOSIGNAL: a daemon that answers and closes before reading
+	 * (a refusal) must not kill us with SIGPIPE; its answer is read below. */
+	{
+		char line[128];
+		int k = snprintf(line, sizeof(line), "%s\n", cmd);
+
+		if (k < 0 || (size_t) k >= sizeof(line) ||
+		    (send(fd, line, (size_t) k, MSG_NOSIGNAL) < 0 && errno != EPIPE)) {
+			fprintf(stderr, "sleebctl: cannot talk to sleebd: %s\n", strerror(errno));
+			close(fd);
+			return SLEEBCTL_EXIT_FAILURE;
+		}
+	}
+	for (;;) {
+		ssize_t k;
+
+		if (cap - len < 4096) {
+			char *t = realloc(buf, cap + 65536);
+
+			if (!t) {
+				fprintf(stderr, "sleebctl: out of memory\n");
+				free(buf);
+				close(fd);
+				return SLEEBCTL_EXIT_FAILURE;
+			}
+			buf = t;
+			cap += 65536;
+		}
+		k = read(fd, buf + len, cap - len - 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		len += (size_t) k;
+	}
+	close(fd);
+	if (!buf || len == 0) {
+		fprintf(stderr, "sleebctl: no answer from sleebd\n");
+		free(buf);
+		return SLEEBCTL_EXIT_FAILURE;
+	}
+	buf[len] = '\0';
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl++ = '\0';
+	if (strcmp(buf, "OK") == 0) {
+		if (nl)
+			fputs(nl, stdout);
+		free(buf);
+		return SLEEBCTL_EXIT_OK;
+	}
+	fprintf(stderr, "sleebctl: sleebd: %s\n", strncmp(buf, "ERROR ", 6) == 0 ? buf + 6 : buf);
+	if (nl)
+		fputs(nl, stderr);
+	free(buf);
+	return SLEEBCTL_EXIT_FAILURE;
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#pragma once
+
+/* Client side of sleebd's control socket (see sleebd/control.h). */
+
+/*
+ * Sends cmd ("STATUS", "RELOAD") to the daemon listening under
+ * config_root (NULL: /) and copies the body of the answer to stdout.
+ * Returns the verb's exit code: 0 when the daemon said OK, 1 otherwise
+ * (message on stderr: not running, permission denied, the daemon's error).
+ */
+int sleebctl_control_call(const char *config_root, const char *cmd);

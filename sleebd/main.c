@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* sleebd: policy-driven SLEEB queue tuning daemon. */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "manager.h"
+#include "sleeb/root.h"
+
+static void help(void)
+{
+	printf("Usage: sleebd [OPTIONS]\n\n"
+	       "Tune SLEEB slab queues from policy files.\n\n"
+	       "  -h --help               Show this help\n"
+	       "     --version            Show the version\n"
+	       "     --root=DIR           Prefix for /proc and /sys (tests)\n"
+	       "     --config-root=DIR    Prefix for /etc, /run and /usr/lib (tests)\n"
+	       "     --once               Apply the policy once and exit\n"
+	       "     --dry-run            Decide and log, write nothing\n"
+	       "     --debug              Log debug messages\n\n"
+	       "See sleebd(8), sleebd.conf(5) and sleeb-policy(5).\n");
+}
+
+/* Returns 1 to continue, 0 to exit successfully, -EINVAL on bad usage. */
+static int parse_argv(int argc, char *argv[], struct options *o)
+{
+	enum { ARG_VERSION = 0x100, ARG_ROOT, ARG_CONFIG_ROOT, ARG_ONCE, ARG_DRY_RUN, ARG_DEBUG };
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, ARG_VERSION },
+		{ "root", required_argument, NULL, ARG_ROOT },
+		{ "config-root", required_argument, NULL, ARG_CONFIG_ROOT },
+		{ "once", no_argument, NULL, ARG_ONCE },
+		{ "dry-run", no_argument, NULL, ARG_DRY_RUN },
+		{ "debug", no_argument, NULL, ARG_DEBUG },
+		{}
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+		switch (c) {
+		case 'h':
+			help();
+			return 0;
+		case ARG_VERSION:
+			printf("sleebd " SLEEB_VERSION "\n");
+			return 0;
+		case ARG_ROOT:
+			o->root = optarg;
+			break;
+		case ARG_CONFIG_ROOT:
+			o->config_root = optarg;
+			break;
+		case ARG_ONCE:
+			o->once = true;
+			break;
+		case ARG_DRY_RUN:
+			o->dry_run = true;
+			break;
+		case ARG_DEBUG:
+			log_set_max_level(LOG_DEBUG);
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "sleebd: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	return 1;
+}
+
+static int run(int argc, char *argv[])
+{
+	struct options o = { 0 };
+	Manager *m = NULL;
+	int r;
+
+	log_setup();
+	r = parse_argv(argc, argv, &o);
+	if (r <= 0)
+		return r < 0 ? 2 : 0;
+
+	r = sleeb_root_set(o.root);
+	if (r < 0)
+		return log_error_errno(r, "--root: %s", strerror(-r)), 1;
+	r = manager_new(&o, &m);
+	if (r < 0)
+		return log_error_errno(r, "out of memory"), 1;
+
+	/* Errors were logged with file:line; a daemon with a broken policy
+	 * must not start half-configured. */
+	r = manager_load_config(m);
+	if (r < 0) {
+		log_error("refusing to start with an invalid policy or configuration");
+		goto finish;
+	}
+	r = manager_load_state(m);
+	if (r < 0)
+		goto finish;
+
+	if (o.once) {
+		r = manager_apply_policy(m, true, "once");
+		if (r == 0 && m->monitor_only)
+			log_notice("monitor-only: nothing applied");
+		/* Boot scripts need to know when part of the policy failed. */
+		if (r == 0 && m->n_failures > 0) {
+			log_error("%u caches could not be tuned as the policy asks", m->n_failures);
+			r = -EIO;
+		}
+		goto finish;
+	}
+
+	r = manager_start(m);
+	if (r < 0)
+		goto finish;
+	r = manager_run(m);
+finish:
+	manager_free(m);
+	return r < 0 ? 1 : r;
+}
+
+int main(int argc, char *argv[])
+{
+	return run(argc, argv);
+}

@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Applying policy and auto-tuning decisions to caches: the only place
+ * sleebd writes tunables. Originals are recorded in the state file before
+ * the first write to a cache, so a SIGKILL never loses them.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "manager.h"
+#include "sleeb/match.h"
+#include "sleeb/meminfo.h"
+
+static bool tunables_equal(const struct sleeb_tunables *a, const struct sleeb_tunables *b)
+{
+	return memcmp(a->v, b->v, sizeof(a->v)) == 0;
+}
+
+static struct cache *cache_find(Manager *m, const char *name)
+{
+	for (size_t i = 0; i < m->n_caches; i++)
+		if (strcmp(m->caches[i].name, name) == 0)
+			return &m->caches[i];
+	return NULL;
+}
+
+static struct cache *cache_add(Manager *m, const char *name, bool *is_new)
+{
+	struct cache *c = cache_find(m, name), *t;
+
+	*is_new = false;
+	if (c)
+		return c;
+	t = realloc(m->caches, (m->n_caches + 1) * sizeof(*t));
+	if (!t)
+		return NULL;
+	m->caches = t;
+	c = &m->caches[m->n_caches++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	*is_new = true;
+	return c;
+}
+
+static void cache_remove(Manager *m, struct cache *c)
+{
+	size_t i = (size_t) (c - m->caches);
+
+	memmove(c, c + 1, (m->n_caches - i - 1) * sizeof(*c));
+	m->n_caches--;
+}
+
+/* Saves the rollback state; a failure is reported once, never fatal. */
+static void state_commit(Manager *m)
+{
+	struct sleeb_error err = { 0 };
+	int r;
+
+	if (m->opts.dry_run)
+		return;
+	r = sleeb_state_save(&m->state, &err);
+	if (r < 0 && !m->state_error_logged) {
+		log_error_errno(r, "%s; originals are kept in memory only and are lost if sleebd is killed", err.msg);
+		m->state_error_logged = true;
+	} else if (r == 0)
+		m->state_error_logged = false;
+}
+
+/*
+ * Takes a cache from c->cur to target. Returns 0 (also when the cache
+ * vanished: that is not an error), or the kernel's -errno after logging
+ * it once per cache.
+ */
+static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables *target, const char *reason)
+{
+	struct sleeb_error err = { 0 };
+	int r;
+
+	snprintf(c->last_reason, sizeof(c->last_reason), "%s%s", m->opts.dry_run ? "dry run: " : "", reason);
+	if (tunables_equal(&c->cur, target))
+		return 0;
+
+	if (m->opts.dry_run) {
+		log_change(c->name, &c->cur, target, reason, true);
+		return 0;
+	}
+
+	/* Originals first: if we die right after the write, the next start
+	 * must still know what the kernel had. */
+	if (sleeb_state_remember(&m->state, c->name, &c->cur) > 0)
+		state_commit(m);
+
+	r = sleeb_tunables_apply(c->name, &c->cur, target, NULL, NULL, &err);
+	if (r == -ENOENT) {
+		log_debug("%s vanished before it could be tuned", c->name);
+		if (sleeb_state_forget(&m->state, c->name) > 0)
+			state_commit(m);
+		return 0;
+	}
+	if (r < 0) {
+		if (!c->warned)
+			log_error_errno(r, "%s", err.msg);
+		c->warned = true;
+		m->n_failures++;
+		snprintf(c->last_reason, sizeof(c->last_reason), "write failed: %s", err.msg);
+		return r;
+	}
+	log_change(c->name, &c->cur, target, reason, false);
+	c->cur = *target;
+	c->warned = false;
+	m->n_changes++;
+	return 0;
+}
+
+/* Finds the policy for a cache by its name, then by its merged aliases. */
+static void effective_for(Manager *m, const struct sleeb_cache *sc, struct sleeb_effective *e)
+{
+	char aliases[SLEEB_ALIASES_MAX], *save = NULL;
+
+	sleeb_policy_effective(&m->policy, sc->si.name, sc->si.objsize, e);
+	if (e->matched || sc->naliases <= 0)
+		return;
+	snprintf(aliases, sizeof(aliases), "%s", sc->aliases);
+	for (char *a = strtok_r(aliases, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
+		sleeb_policy_effective(&m->policy, a, sc->si.objsize, e);
+		if (e->matched)
+			return;
+	}
+}
+
+static const struct sleeb_origin *first_origin(const struct sleeb_effective *e)
+{
+	for (int t = 0; t < _SLEEB_TUNABLE_MAX; t++)
+		if (e->tunable[t].value != SLEEB_VALUE_UNSET)
+			return &e->tunable[t].origin;
+	if (e->autotune.value != SLEEB_VALUE_UNSET)
+		return &e->autotune.origin;
+	return NULL;
+}
+
+/* Applies the static policy to one cache already refreshed from sc. */
+static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_cache *sc, const char *why)
+{
+	const struct sleeb_state_entry *orig = sleeb_state_find(&m->state, c->name);
+	const struct sleeb_origin *o;
+	struct sleeb_tunables base, target, def;
+	struct sleeb_effective e;
+	struct sleeb_error err = { 0 };
+	char reason[192];
+	int r;
+
+	effective_for(m, sc, &e);
+	if (!e.matched) {
+		c->has_target = c->autotune = false;
+		if (!orig)
+			return 0;
+		/* Changed by an earlier policy that no longer applies: put
+		 * the original back. */
+		target = orig->orig;
+		r = cache_write(m, c, &target, "no longer matched by any policy: original restored");
+		if (r == 0 && !m->opts.dry_run && sleeb_state_forget(&m->state, c->name) > 0)
+			state_commit(m);
+		return r;
+	}
+
+	/* Unset keys mean "what the kernel had", i.e. the original, not a
+	 * value an older policy wrote. */
+	base = orig ? orig->orig : c->cur;
+	r = sleeb_effective_resolve(&e, &base, c->object_size, m->page_size, &target, &err);
+	if (r < 0) {
+		if (!c->warned)
+			log_error("%s: the matching policy gives values the kernel would reject: %s", c->name, err.msg);
+		c->warned = true;
+		m->n_failures++;
+		c->has_target = false;
+		snprintf(c->last_reason, sizeof(c->last_reason), "policy invalid here: %s", err.msg);
+		return -EINVAL;
+	}
+
+	c->autotune = e.autotune.value == 1;
+	if (c->autotune) {
+		sleeb_kernel_defaults(c->object_size, m->page_size, &def);
+		/* Default bounds: a quarter to eight times the kernel default. */
+		c->at_min = e.autotune_min.value > 0 ? (uint32_t) e.autotune_min.value
+			: (def.v[SLEEB_TUNABLE_QUEUE] / 4 ? def.v[SLEEB_TUNABLE_QUEUE] / 4 : 1);
+		c->at_max = e.autotune_max.value > 0 ? (uint32_t) e.autotune_max.value
+			: (def.v[SLEEB_TUNABLE_QUEUE] * 8 < SLEEB_QUEUE_MAX ? def.v[SLEEB_TUNABLE_QUEUE] * 8
+									 : SLEEB_QUEUE_MAX);
+		if (c->at_min > c->at_max)
+			c->at_max = c->at_min;
+		if (target.v[SLEEB_TUNABLE_QUEUE] > c->at_max)
+			sleeb_autotune_scale(&target, c->at_max, &target);
+		else if (target.v[SLEEB_TUNABLE_QUEUE] > 0 && target.v[SLEEB_TUNABLE_QUEUE] < c->at_min)
+			sleeb_autotune_scale(&target, c->at_min, &target);
+		memset(&c->at, 0, sizeof(c->at));
+		c->have_prev = false;
+	}
+	c->target = target;
+	c->has_target = true;
+
+	o = first_origin(&e);
+	if (o && o->file)
+		snprintf(reason, sizeof(reason), "%s, policy %s:%u", why, o->file, o->line);
+	else
+		snprintf(reason, sizeof(reason), "%s, policy", why);
+	return cache_write(m, c, &target, reason);
+}
+
+static void refresh_from(struct cache *c, const struct sleeb_cache *sc)
+{
+	c->object_size = sc->si.objsize;
+	c->has_queues = sc->has_queues;
+	c->cur = sc->tunables;
+}
+
+/*
+ * Loads a snapshot. A cache may vanish between listing and reading its
+ * attributes; the snapshot then fails with -ENOENT, so try again a few
+ * times before giving up.
+ */
+static int load_set(Manager *m, struct sleeb_cache_set *set)
+{
+	struct sleeb_error err = { 0 };
+	int r = -ENOENT;
+
+	for (int i = 0; i < 3 && r == -ENOENT; i++)
+		r = sleeb_cache_set_load(set, &err);
+	if (r < 0) {
+		/* Once per failure streak: this runs every interval. */
+		if (!m->scan_error_logged)
+			log_error_errno(r, "cannot read caches: %s", err.msg);
+		m->scan_error_logged = true;
+		return r;
+	}
+	m->scan_error_logged = false;
+	return 0;
+}
+
+static void set_monitor_only(Manager *m, bool on)
+{
+	if (on == m->monitor_only)
+		return;
+	m->monitor_only = on;
+	if (on)
+		log_warning("this kernel has no SLEEB queue attributes (cpu_queue_size): monitor-only mode, nothing is written");
+	else
+		log_notice("SLEEB queue attributes present: tuning enabled");
+}
+
+int manager_apply_policy(Manager *m, bool all, const char *reason)
+{
+	struct sleeb_cache_set set;
+	int r, ret = 0;
+
+	r = load_set(m, &set);
+	if (r < 0)
+		return r;
+	set_monitor_only(m, !set.sleeb_kernel);
+
+	for (size_t i = 0; i < m->n_caches; i++)
+		m->caches[i].seen = false;
+
+	for (size_t i = 0; i < set.n; i++) {
+		const struct sleeb_cache *sc = &set.caches[i];
+		bool is_new;
+		struct cache *c = cache_add(m, sc->si.name, &is_new);
+
+		if (!c) {
+			ret = log_error_errno(-ENOMEM, "out of memory");
+			break;
+		}
+		c->seen = true;
+		/* Always refresh: sleebctl status shows current values, which
+		 * someone else (sleebctl set) may have changed. */
+		refresh_from(c, sc);
+		if (!all && !is_new)
+			continue;
+		if (m->monitor_only || !sc->has_queues)
+			continue;
+		r = cache_apply_policy(m, c, sc, is_new && !all ? "new cache (rescan)" : reason);
+		if (r == -ENOMEM)
+			ret = r;
+	}
+
+	/* Caches that are gone: their originals no longer matter. */
+	for (size_t i = m->n_caches; i > 0; i--) {
+		struct cache *c = &m->caches[i - 1];
+
+		if (c->seen)
+			continue;
+		log_debug("%s: cache destroyed", c->name);
+		if (!m->opts.dry_run && sleeb_state_forget(&m->state, c->name) > 0)
+			state_commit(m);
+		cache_remove(m, c);
+	}
+	sleeb_cache_set_free(&set);
+	return ret;
+}
+
+/*
+ * A cache others may merge with gets its sysfs directory, and so its
+ * KOBJ_ADD, under a unique id such as ":0000128"; /proc/slabinfo and the
+ * policies know it by its name, a symlink to the id that the kernel
+ * creates right after sending the uevent. Finds that name, waiting a few
+ * milliseconds for the link. Returns 0, or -ENOENT (the rescan will find
+ * the cache by its name).
+ */
+static int name_for_sysfs_id(const char *id, char *name, size_t len)
+{
+	for (int attempt = 0; attempt < 20; attempt++) {
+		struct sleeb_sysfs_list list;
+		struct sleeb_error err = { 0 };
+		bool found = false;
+
+		if (sleeb_sysfs_list_caches(&list, &err) >= 0) {
+			for (size_t i = 0; i < list.n && !found; i++) {
+				const struct sleeb_sysfs_entry *e = &list.entries[i];
+
+				if (e->is_link && e->name[0] != ':' && strcmp(e->id, id) == 0) {
+					snprintf(name, len, "%s", e->name);
+					found = true;
+				}
+			}
+			sleeb_sysfs_list_free(&list);
+		}
+		if (found)
+			return 0;
+		(void) usleep(1000);
+	}
+	return -ENOENT;
+}
+
+int manager_apply_cache(Manager *m, const char *name, const char *reason)
+{
+	struct sleeb_cache_set set;
+	struct sleeb_cache one;
+	const struct sleeb_cache *sc;
+	struct cache *c;
+	bool is_new;
+	int r;
+
+	if (name[0] == ':') {
+		char real[SLEEB_CACHE_NAME_MAX];
+
+		if (name_for_sysfs_id(name, real, sizeof(real)) < 0) {
+			log_debug("%s: no cache name links to it yet; leaving it to the rescan", name);
+			return 0;
+		}
+		log_debug("uevent for %s: the cache is %s", name, real);
+		return manager_apply_cache(m, real, reason);
+	}
+
+	r = load_set(m, &set);
+	if (r < 0)
+		return r;
+	set_monitor_only(m, !set.sleeb_kernel);
+	sc = sleeb_cache_set_find(&set, name);
+	if (!sc) {
+		/* Not (yet) in slabinfo: build the entry from sysfs alone,
+		 * which is all a KOBJ_ADD promises. */
+		struct sleeb_error err = { 0 };
+		uint64_t size;
+
+		memset(&one, 0, sizeof(one));
+		snprintf(one.si.name, sizeof(one.si.name), "%s", name);
+		r = sleeb_sysfs_read_u64(name, "object_size", &size, &err);
+		if (r == 0 && size <= UINT32_MAX) {
+			one.si.objsize = (uint32_t) size;
+			r = sleeb_tunables_read(name, &one.tunables, &err);
+			one.has_queues = r == 0;
+		}
+		if (r < 0 && r != -EOPNOTSUPP) {
+			log_debug("%s: gone before it could be read", name);
+			sleeb_cache_set_free(&set);
+			return 0;
+		}
+		one.has_sysfs = true;
+		sc = &one;
+	}
+	c = cache_add(m, name, &is_new);
+	if (!c) {
+		sleeb_cache_set_free(&set);
+		return log_error_errno(-ENOMEM, "out of memory");
+	}
+	c->seen = true;
+	refresh_from(c, sc);
+	if (!m->monitor_only && sc->has_queues)
+		r = cache_apply_policy(m, c, sc, reason);
+	sleeb_cache_set_free(&set);
+	return r;
+}
+
+void manager_drop_cache(Manager *m, const char *name)
+{
+	struct cache *c = cache_find(m, name);
+
+	if (!m->opts.dry_run && sleeb_state_forget(&m->state, name) > 0)
+		state_commit(m);
+	if (c)
+		cache_remove(m, c);
+}
+
+static void refresh_memtotal(Manager *m)
+{
+	struct sleeb_meminfo mi;
+	struct sleeb_error err = { 0 };
+
+	if (sleeb_meminfo_read(&mi, &err) == 0 && (mi.present & (1u << SLEEB_MEMINFO_MEM_TOTAL)))
+		m->memtotal = mi.value[SLEEB_MEMINFO_MEM_TOTAL];
+}
+
+int manager_autotune(Manager *m, uint64_t now_usec)
+{
+	struct sleeb_autotune_params p;
+	struct sleeb_autotune_cache *in;
+	struct cache **who;
+	struct sleeb_cache_set set;
+	size_t n = 0;
+	int r;
+
+	if (m->monitor_only)
+		return 0;
+	for (size_t i = 0; i < m->n_caches; i++)
+		n += m->caches[i].autotune && m->caches[i].has_target;
+	if (n == 0)
+		return 0;
+
+	r = load_set(m, &set);
+	if (r < 0)
+		return r;
+	refresh_memtotal(m);
+	sleeb_autotune_params_init(&p);
+	p.ncpus = m->ncpus;
+	p.nnodes = m->nnodes;
+	p.budget_bytes = sleeb_daemon_config_budget(&m->config, m->memtotal);
+
+	in = calloc(n, sizeof(*in));
+	who = calloc(n, sizeof(*who));
+	if (!in || !who) {
+		free(in);
+		free(who);
+		sleeb_cache_set_free(&set);
+		return log_error_errno(-ENOMEM, "out of memory");
+	}
+
+	n = 0;
+	for (size_t i = 0; i < set.n; i++) {
+		const struct sleeb_cache *sc = &set.caches[i];
+		struct cache *c = cache_find(m, sc->si.name);
+		uint64_t events;
+
+		if (!sc->has_queues)
+			continue;
+		if (!c || !c->autotune || !c->has_target) {
+			/* Everything not auto-tuned still uses the budget. */
+			p.other_bytes += sleeb_autotune_queued_bytes(&p, sc->si.objsize, &sc->tunables);
+			continue;
+		}
+		c->cur = sc->tunables;
+		in[n] = (struct sleeb_autotune_cache) {
+			.object_size = c->object_size,
+			.cur = c->cur,
+			.min = c->at_min,
+			.max = c->at_max,
+			.rate = -1,
+			.state = c->at,
+		};
+		if (sc->has_stats) {
+			/* The real signal: how often the queues ran empty or full. */
+			events = sc->stats.value[SLEEB_QSTAT_ALLOC_REFILL] + sc->stats.value[SLEEB_QSTAT_FREE_DRAIN];
+			if (c->have_prev && c->prev_from_stats)
+				in[n].rate = sleeb_autotune_rate(c->prev_events, events, now_usec - c->prev_usec,
+								 m->ncpus);
+		} else {
+			/* No queue_stats: slabinfo churn (change in active
+			 * objects) is the best proxy left. */
+			events = sc->si.active_objs;
+			if (c->have_prev && !c->prev_from_stats)
+				in[n].rate = sleeb_autotune_churn_rate(c->prev_events, events,
+								       now_usec - c->prev_usec, m->ncpus);
+		}
+		c->prev_events = events;
+		c->prev_usec = now_usec;
+		c->prev_from_stats = sc->has_stats;
+		c->have_prev = true;
+		who[n++] = c;
+	}
+
+	sleeb_autotune_decide(&p, in, n);
+
+	for (size_t i = 0; i < n; i++) {
+		struct cache *c = who[i];
+
+		c->at = in[i].state;
+		if (in[i].action == SLEEB_AUTOTUNE_KEEP) {
+			snprintf(c->last_reason, sizeof(c->last_reason), "auto-tune: keep: %s", in[i].reason);
+			continue;
+		}
+		c->target = in[i].next;
+		(void) cache_write(m, c, &in[i].next, in[i].reason);
+		snprintf(c->last_reason, sizeof(c->last_reason), "auto-tune: %s: %s",
+			 in[i].action == SLEEB_AUTOTUNE_GROW ? "grow" : "shrink", in[i].reason);
+	}
+
+	free(in);
+	free(who);
+	sleeb_cache_set_free(&set);
+	return 0;
+}
+
+int manager_restore_all(Manager *m)
+{
+	struct sleeb_error err = { 0 };
+	int ret = 0;
+
+	if (m->opts.dry_run)
+		return 0;
+
+	for (size_t i = m->state.n; i > 0; i--) {
+		const struct sleeb_state_entry *e = &m->state.entries[i - 1];
+		struct sleeb_tunables cur;
+		char name[SLEEB_CACHE_NAME_MAX];
+		int r;
+
+		snprintf(name, sizeof(name), "%s", e->cache);
+		r = sleeb_tunables_read(name, &cur, &err);
+		if (r == -ENOENT) {
+			sleeb_state_forget(&m->state, name);
+			continue;
+		}
+		if (r < 0) {
+			ret = log_error_errno(r, "%s: cannot read for rollback: %s", name, err.msg);
+			continue;
+		}
+		if (!tunables_equal(&cur, &e->orig)) {
+			struct sleeb_tunables orig = e->orig;
+
+			r = sleeb_tunables_apply(name, &cur, &orig, NULL, NULL, &err);
+			if (r < 0 && r != -ENOENT) {
+				ret = log_error_errno(r, "rollback failed: %s", err.msg);
+				continue;
+			}
+			if (r == 0)
+				log_change(name, &cur, &orig, "rollback to original", false);
+		}
+		sleeb_state_forget(&m->state, name);
+	}
+	state_commit(m);
+	return ret;
+}

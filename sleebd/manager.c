@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* sleebd's Manager: loop, signals, timers, reload, status. */
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-daemon.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "log.h"
+#include "manager.h"
+#include "prometheus.h"
+#include "sleeb/parse.h"
+#include "sleeb/root.h"
+#include "uevent.h"
+
+static uint64_t now_monotonic_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * SLEEB_USEC_PER_SEC + (uint64_t) ts.tv_nsec / 1000;
+}
+
+static const char *config_prefix(const Manager *m)
+{
+	const char *r = m->opts.config_root;
+
+	return r && *r && strcmp(r, "/") != 0 ? r : "";
+}
+
+/* Count of NUMA nodes for the memory estimate; 1 when unknown. */
+static unsigned count_nodes(void)
+{
+	char path[4096];
+	unsigned n = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (sleeb_root_path(path, sizeof(path), "/sys/devices/system/node") < 0)
+		return 1;
+	d = opendir(path);
+	if (!d)
+		return 1;
+	while ((de = readdir(d)))
+		if (strncmp(de->d_name, "node", 4) == 0 && de->d_name[4] >= '0' && de->d_name[4] <= '9')
+			n++;
+	closedir(d);
+	return n ? n : 1;
+}
+
+int manager_new(const struct options *opts, Manager **ret)
+{
+	Manager *m;
+	long v;
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->opts = *opts;
+	m->control_fd = -1;
+	sleeb_daemon_config_init(&m->config);
+	if (asprintf(&m->state_path, "%s%s", config_prefix(m), SLEEB_STATE_PATH) < 0 ||
+	    asprintf(&m->socket_path, "%s%s", config_prefix(m), SLEEB_CONTROL_SOCKET) < 0) {
+		manager_free(m);
+		return -ENOMEM;
+	}
+	v = sysconf(_SC_NPROCESSORS_CONF);
+	m->ncpus = v > 0 ? (unsigned) v : 1;
+	v = sysconf(_SC_PAGESIZE);
+	m->page_size = v > 0 ? (uint64_t) v : 4096;
+	m->nnodes = count_nodes();
+	*ret = m;
+	return 0;
+}
+
+Manager *manager_free(Manager *m)
+{
+	if (!m)
+		return NULL;
+	control_close(m);
+	uevent_listener_free(m->uevent);
+	sd_event_source_disable_unref(m->timer);
+	sd_event_unref(m->event);
+	sleeb_policy_done(&m->policy);
+	sleeb_daemon_config_done(&m->config);
+	sleeb_state_done(&m->state);
+	free(m->caches);
+	free(m->state_path);
+	free(m->socket_path);
+	free(m);
+	return NULL;
+}
+
+/* Reads config and policy into fresh structs; logs and returns -EINVAL
+ * on errors, leaving the ones in force untouched. */
+static int load_all(Manager *m, struct sleeb_daemon_config *cfg, struct sleeb_policy *pol, char **msg)
+{
+	struct sleeb_diag diag = { 0 };
+	int r, k;
+
+	sleeb_daemon_config_init(cfg);
+	memset(pol, 0, sizeof(*pol));
+	r = sleeb_daemon_config_load(cfg, config_prefix(m), &diag);
+	k = sleeb_policy_load(pol, config_prefix(m), &diag);
+	if (r == 0)
+		r = k;
+	if (r == -ENOMEM) {
+		sleeb_diag_done(&diag);
+		return log_error_errno(r, "out of memory");
+	}
+	for (size_t i = 0; i < diag.n; i++)
+		log_error("%s", diag.msgs[i]);
+	if (msg && diag.n > 0) {
+		size_t len = 0;
+		char *s;
+
+		for (size_t i = 0; i < diag.n; i++)
+			len += strlen(diag.msgs[i]) + 1;
+		s = malloc(len + 1);
+		if (s) {
+			s[0] = '\0';
+			for (size_t i = 0; i < diag.n; i++) {
+				strcat(s, diag.msgs[i]);
+				strcat(s, "\n");
+			}
+		}
+		*msg = s;
+	}
+	if (r < 0) {
+		if (diag.n > 0)
+			snprintf(m->policy_note, sizeof(m->policy_note), "%s%s", diag.msgs[0],
+				 diag.n > 1 ? " (and more)" : "");
+		sleeb_daemon_config_done(cfg);
+		sleeb_policy_done(pol);
+	}
+	sleeb_diag_done(&diag);
+	return r < 0 ? -EINVAL : 0;
+}
+
+int manager_load_config(Manager *m)
+{
+	struct sleeb_daemon_config cfg;
+	struct sleeb_policy pol;
+	int r;
+
+	r = load_all(m, &cfg, &pol, NULL);
+	if (r < 0)
+		return r;
+	sleeb_daemon_config_done(&m->config);
+	sleeb_policy_done(&m->policy);
+	m->config = cfg;
+	m->policy = pol;
+	m->policy_note[0] = '\0';
+	return 0;
+}
+
+int manager_load_state(Manager *m)
+{
+	struct sleeb_error err = { 0 };
+	int r;
+
+	r = sleeb_state_load(&m->state, m->state_path, &err);
+	if (r < 0) {
+		/* A broken state file must not keep the daemon from starting,
+		 * but the user must hear that originals may be lost. */
+		log_error_errno(r, "%s; starting without saved originals", err.msg);
+		sleeb_state_done(&m->state);
+		m->state.path = strdup(m->state_path);
+		if (!m->state.path)
+			return -ENOMEM;
+	} else if (m->state.n > 0)
+		log_notice("found originals of %zu caches from an earlier run in %s", m->state.n, m->state_path);
+	return 0;
+}
+
+void manager_notify_status(Manager *m, const char *extra)
+{
+	unsigned tuned = 0, autotuned = 0;
+
+	for (size_t i = 0; i < m->n_caches; i++) {
+		tuned += m->caches[i].has_target;
+		autotuned += m->caches[i].autotune && m->caches[i].has_target;
+	}
+	if (m->monitor_only)
+		snprintf(m->status, sizeof(m->status), "Monitor-only: kernel has no SLEEB queues; %zu caches", m->n_caches);
+	else
+		snprintf(m->status, sizeof(m->status), "%s%u of %zu caches under policy, %u auto-tuned, %u changes%s%s",
+			 m->opts.dry_run ? "Dry run: " : "", tuned, m->n_caches, autotuned, m->n_changes,
+			 m->policy_note[0] ? "; reload refused, old policy in force: " : "", m->policy_note);
+	(void) sd_notifyf(0, "%s%sSTATUS=%s", extra ? extra : "", extra ? "\n" : "", m->status);
+}
+
+int manager_reload(Manager *m, char **msg)
+{
+	struct sleeb_daemon_config cfg;
+	struct sleeb_policy pol;
+	int r;
+
+	if (msg)
+		*msg = NULL;
+	(void) sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=Reloading policy",
+			  (unsigned long long) now_monotonic_usec());
+	log_info("reloading policy");
+
+	r = load_all(m, &cfg, &pol, msg);
+	if (r < 0) {
+		log_error("policy reload refused; the old policy stays in force");
+		manager_notify_status(m, "READY=1");
+		return r;
+	}
+	sleeb_daemon_config_done(&m->config);
+	sleeb_policy_done(&m->policy);
+	m->config = cfg;
+	m->policy = pol;
+	m->policy_note[0] = '\0';
+	if (m->timer)
+		(void) sd_event_source_set_time_relative(m->timer, m->config.interval_usec);
+
+	(void) manager_apply_policy(m, true, "reload");
+	manager_notify_status(m, "READY=1");
+	return 0;
+}
+
+static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+	(void) s;
+	(void) si;
+	(void) manager_reload(userdata, NULL);
+	return 0;
+}
+
+static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+	Manager *m = userdata;
+
+	(void) si;
+	(void) sd_notify(0, "STOPPING=1\nSTATUS=Stopping, restoring original values");
+	if (m->config.rollback) {
+		log_info("stopping: restoring original values");
+		(void) manager_restore_all(m);
+	} else {
+		/* Rollback=no: the tuned values are meant to outlive us, and
+		 * must not be mistaken for originals by the next start. */
+		log_info("stopping: Rollback=no, leaving values in place");
+		if (!m->opts.dry_run) {
+			struct sleeb_error err = { 0 };
+
+			while (m->state.n > 0)
+				sleeb_state_forget(&m->state, m->state.entries[0].cache);
+			(void) sleeb_state_save(&m->state, &err);
+		}
+	}
+	return sd_event_exit(sd_event_source_get_event(s), 0);
+}
+
+static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	Manager *m = userdata;
+	int r;
+
+	/* Rescan first: kernels without the uevent only show new caches here. */
+	(void) manager_apply_policy(m, false, "rescan");
+	(void) manager_autotune(m, usec);
+	manager_notify_status(m, NULL);
+	r = prometheus_write(m);
+	if (r < 0 && !m->prometheus_error_logged)
+		log_error_errno(r, "cannot write %s: %s", m->config.prometheus_textfile, strerror(-r));
+	m->prometheus_error_logged = r < 0;
+
+	(void) sd_event_source_set_time_relative(s, m->config.interval_usec);
+	return sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+}
+
+int manager_start(Manager *m)
+{
+	sigset_t mask;
+	int r;
+
+	r = sd_event_default(&m->event);
+	if (r < 0)
+		return log_error_errno(r, "cannot create event loop");
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	if ((r = sd_event_add_signal(m->event, NULL, SIGTERM, on_sigterm, m)) < 0 ||
+	    (r = sd_event_add_signal(m->event, NULL, SIGINT, on_sigterm, m)) < 0 ||
+	    (r = sd_event_add_signal(m->event, NULL, SIGHUP, on_sighup, m)) < 0)
+		return log_error_errno(r, "cannot watch signals");
+
+	r = sd_event_set_watchdog(m->event, true);
+	if (r < 0)
+		log_warning("cannot enable the watchdog: %s", strerror(-r));
+
+	r = control_open(m);
+	if (r < 0)
+		log_error_errno(r, "control socket %s unavailable: %s (sleebctl status/reload will not work)",
+				m->socket_path, strerror(-r));
+
+	r = uevent_listener_new(m, &m->uevent);
+	if (r < 0)
+		log_warning("no uevent listener (%s): new caches are found by the periodic rescan", strerror(-r));
+
+	r = sd_event_add_time_relative(m->event, &m->timer, CLOCK_MONOTONIC, m->config.interval_usec, 0,
+				       on_timer, m);
+	if (r < 0)
+		return log_error_errno(r, "cannot add the interval timer");
+	(void) sd_event_source_set_description(m->timer, "rescan-autotune");
+
+	/* READY only after the first full apply: units ordered after us see
+	 * the policy in force. */
+	r = manager_apply_policy(m, true, "start");
+	if (r < 0)
+		log_error("initial apply incomplete; retrying at every interval");
+	manager_notify_status(m, "READY=1");
+	log_info("%s", m->status);
+	return 0;
+}
+
+int manager_run(Manager *m)
+{
+	int r = sd_event_loop(m->event);
+
+	if (r < 0)
+		return log_error_errno(r, "event loop failed");
+	return r;
+}
+
+static void appendf(char **buf, size_t *len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void appendf(char **buf, size_t *len, const char *fmt, ...)
+{
+	char *add = NULL, *t;
+	va_list ap;
+	int n;
+
+	if (!*buf)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&add, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		free(*buf);
+		*buf = NULL;
+		return;
+	}
+	t = realloc(*buf, *len + (size_t) n + 1);
+	if (!t) {
+		free(add);
+		free(*buf);
+		*buf = NULL;
+		return;
+	}
+	memcpy(t + *len, add, (size_t) n + 1);
+	*len += (size_t) n;
+	*buf = t;
+	free(add);
+}
+
+int manager_status_text(Manager *m, char **ret)
+{
+	char *s = strdup(""), ivl[32];
+	size_t len = 0;
+
+	appendf(&s, &len, "Status: %s\n", m->status);
+	appendf(&s, &len, "Interval: %s  Rollback: %s  MaxQueuedMemory: ",
+		sleeb_format_duration(m->config.interval_usec, ivl, sizeof(ivl)), m->config.rollback ? "yes" : "no");
+	if (m->config.max_queued_percent)
+		appendf(&s, &len, "%u%%\n", m->config.max_queued_percent);
+	else if (m->config.max_queued_bytes)
+		appendf(&s, &len, "%llu bytes\n", (unsigned long long) m->config.max_queued_bytes);
+	else
+		appendf(&s, &len, "unlimited\n");
+	appendf(&s, &len, "Policy files:\n");
+	for (size_t i = 0; i < m->policy.n_files; i++)
+		appendf(&s, &len, "  %s\n", m->policy.files[i]);
+	if (m->policy.n_files == 0)
+		appendf(&s, &len, "  (none)\n");
+	if (m->policy_note[0])
+		appendf(&s, &len, "Last reload refused: %s\n", m->policy_note);
+	appendf(&s, &len, "%-24s %-16s %-16s %-8s %s\n", "CACHE", "CURRENT q/b/s", "TARGET q/b/s", "AUTOTUNE",
+		"LAST DECISION");
+	for (size_t i = 0; i < m->n_caches; i++) {
+		const struct cache *c = &m->caches[i];
+		char cur[40], tgt[40];
+
+		if (!c->has_target && !c->last_reason[0])
+			continue;
+		snprintf(cur, sizeof(cur), "%u/%u/%u", c->cur.v[0], c->cur.v[1], c->cur.v[2]);
+		if (c->has_target)
+			snprintf(tgt, sizeof(tgt), "%u/%u/%u", c->target.v[0], c->target.v[1], c->target.v[2]);
+		else
+			snprintf(tgt, sizeof(tgt), "-");
+		appendf(&s, &len, "%-24s %-16s %-16s %-8s %s\n", c->name, cur, tgt,
+			c->autotune ? "yes" : "no", c->last_reason[0] ? c->last_reason : "-");
+	}
+	if (!s)
+		return -ENOMEM;
+	*ret = s;
+	return 0;
+}

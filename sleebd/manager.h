@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#pragma once
+
+/*
+ * The Manager owns sleebd's sd-event loop, its timers and sockets, the
+ * policy in force and what it knows about every cache.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-event.h>
+
+#include "sleeb/autotune.h"
+#include "sleeb/cache.h"
+#include "sleeb/policy.h"
+#include "sleeb/slabinfo.h"
+#include "sleeb/state.h"
+#include "sleeb/sysfs.h"
+#include "sleeb/tunables.h"
+
+struct uevent_listener;
+
+/* What sleebd remembers about one kmem_cache (a /proc/slabinfo line). */
+struct cache {
+	char name[SLEEB_CACHE_NAME_MAX];
+	uint64_t object_size;
+	bool has_queues;                /* cpu_queue_size exists */
+	struct sleeb_tunables cur;      /* as last read or written */
+	struct sleeb_tunables target;   /* what policy or auto-tuning wants */
+	bool has_target;
+	bool autotune;
+	uint32_t at_min, at_max;
+	struct sleeb_autotune_state at;
+	uint64_t prev_events;           /* alloc_refill + free_drain, or active_objs */
+	uint64_t prev_usec;
+	bool have_prev;
+	bool prev_from_stats;           /* prev_events came from queue_stats */
+	bool warned;                    /* EINVAL/EPERM logged once */
+	bool seen;                      /* in the last scan */
+	char last_reason[640];          /* last decision, for sleebctl status */
+};
+
+struct options {
+	const char *root;               /* NULL: / */
+	const char *config_root;        /* NULL: / */
+	bool once;
+	bool dry_run;
+};
+
+typedef struct Manager {
+	sd_event *event;
+	sd_event_source *timer;
+	sd_event_source *control_source;
+	struct uevent_listener *uevent;
+
+	struct options opts;
+	char *state_path;
+	char *socket_path;
+	int control_fd;
+	bool control_owned;             /* we bound it (not socket-activated) */
+
+	struct sleeb_policy policy;
+	struct sleeb_daemon_config config;
+	struct sleeb_state state;
+	bool state_error_logged;
+	bool prometheus_error_logged;
+	bool scan_error_logged;
+
+	struct cache *caches;
+	size_t n_caches;
+
+	bool monitor_only;
+	unsigned ncpus, nnodes;
+	uint64_t page_size;
+	uint64_t memtotal;
+
+	char status[768];               /* last STATUS= line */
+	char policy_note[256];          /* why a reload was refused, or "" */
+	unsigned n_changes;
+	unsigned n_failures;            /* writes refused, policies invalid for a cache */
+} Manager;
+
+/* Allocates a manager for opts. Returns 0 or -ENOMEM. */
+int manager_new(const struct options *opts, Manager **ret);
+Manager *manager_free(Manager *m);
+
+/*
+ * Reads sleebd.conf and the policy. On errors each is logged as
+ * file:line and -EINVAL returned (nothing changes in m).
+ */
+int manager_load_config(Manager *m);
+
+/* Loads the rollback state file (originals from a previous run). */
+int manager_load_state(Manager *m);
+
+/* Sets up the loop: signals, watchdog, timer, uevents, control socket. */
+int manager_start(Manager *m);
+
+/* Runs the loop until SIGTERM; returns the exit code. */
+int manager_run(Manager *m);
+
+/*
+ * Re-reads config and policy; a broken policy is refused and the old one
+ * stays in force. Returns 0, or -EINVAL when refused (msg gets the
+ * errors, may be NULL).
+ */
+int manager_reload(Manager *m, char **msg);
+
+/* Writes the current status report (sleebctl status) into a malloc'd string. */
+int manager_status_text(Manager *m, char **ret);
+
+/* ---- manager-apply.c ---- */
+
+/*
+ * Lists the caches and applies the static policy to every one (all: true)
+ * or only to caches not seen before (all: false). Returns 0, or -errno
+ * when the slab directory cannot be listed.
+ */
+int manager_apply_policy(Manager *m, bool all, const char *reason);
+
+/* Applies the policy to one cache by name (uevent KOBJ_ADD). */
+int manager_apply_cache(Manager *m, const char *name, const char *reason);
+
+/* Forgets a cache (uevent KOBJ_REMOVE). */
+void manager_drop_cache(Manager *m, const char *name);
+
+/* One auto-tuning interval over every AutoTune cache. */
+int manager_autotune(Manager *m, uint64_t now_usec);
+
+/* Writes back every original in the state; removes the state file. */
+int manager_restore_all(Manager *m);
+
+/* Updates and sends STATUS= (and extra, e.g. "READY=1"). */
+void manager_notify_status(Manager *m, const char *extra);

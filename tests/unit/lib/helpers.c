@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Helpers shared by the libsleeb and sleebctl unit tests. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+char *test_mkdtemp(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path;
+
+	ck_assert_int_ge(asprintf(&path, "%s/sleeb-test-XXXXXX", tmp && *tmp ? tmp : "/tmp"), 0);
+	ck_assert_ptr_nonnull(mkdtemp(path));
+	return path;
+}
+
+/* Run argv without a shell (paths may contain anything). */
+static int run(char *const argv[])
+{
+	pid_t pid = fork();
+	int status;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+char *test_copy_tree(const char *src)
+{
+	char *dir = test_mkdtemp(), *dst = test_path(dir, "root");
+
+	ck_assert_int_eq(run((char *const[]) { "cp", "-a", (char *)src, dst, NULL }), 0);
+	free(dir);
+	return dst;
+}
+
+void test_rm_tree(const char *path)
+{
+	run((char *const[]) { "rm", "-rf", (char *)path, NULL });
+}
+
+void test_write_file(const char *path, const char *content)
+{
+	char *dir = strdup(path), *slash;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(dir);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		run((char *const[]) { "mkdir", "-p", dir, NULL });
+	}
+	free(dir);
+	f = fopen(path, "w");
+	ck_assert_msg(f != NULL, "fopen %s: %s", path, strerror(errno));
+	fputs(content, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+void test_write_file_at(const char *root, const char *rel, const char *content)
+{
+	char *p = test_path(root, rel);
+
+	test_write_file(p, content);
+	free(p);
+}
+
+void test_assert_file_eq(const char *path, const char *want)
+{
+	char *got = test_read_file(path);
+
+	ck_assert_msg(got != NULL, "cannot read %s", path);
+	ck_assert_msg(strcmp(got, want) == 0, "%s holds '%s', want '%s'", path, got, want);
+	free(got);
+}
+
+char *test_read_file(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "r"), *m;
+	int c;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(m);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+char *test_path(const char *a, const char *b)
+{
+	char *p;
+
+	ck_assert_int_ge(asprintf(&p, "%s/%s", a, b), 0);
+	return p;
+}
+
+int test_run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

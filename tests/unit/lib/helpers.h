@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#pragma once
+
+/* Helpers shared by the libsleeb and sleebctl unit tests. */
+
+#include <check.h>
+#include <stddef.h>
+
+/* Source-tree test data (tests/data), set by meson. */
+#ifndef SLEEB_TEST_DATA
+#error "SLEEB_TEST_DATA must be defined"
+#endif
+
+/* A fresh directory under $TMPDIR (or /tmp); aborts the test on error. */
+char *test_mkdtemp(void);
+
+/* Copy a tree (cp -a) and return the new root (under a fresh temp dir). */
+char *test_copy_tree(const char *src);
+
+/* Remove a tree (rm -rf). */
+void test_rm_tree(const char *path);
+
+/* Write @content to @path, creating parent directories. */
+void test_write_file(const char *path, const char *content);
+
+/* Write @content to <root>/<rel>. */
+void test_write_file_at(const char *root, const char *rel, const char *content);
+
+/* Assert that the file at @path holds exactly @want. */
+void test_assert_file_eq(const char *path, const char *want);
+
+/* Read a whole file into a malloc'd string (NULL if it cannot be read). */
+char *test_read_file(const char *path);
+
+/* Join with "/" into a malloc'd string. */
+char *test_path(const char *a, const char *b);
+
+/* Run a suite and return the process exit code. */
+int test_run_suite(Suite *s);

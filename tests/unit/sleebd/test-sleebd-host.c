@@ -1,0 +1,606 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Host tests of the sleebd and sleebctl binaries against fake trees:
+ * <tmp>/proc/{slabinfo,meminfo} and <tmp>/sys/kernel/slab/<cache>/ with
+ * plain files, and policies under <tmp>/etc (--root and --config-root
+ * both point at <tmp>).
+ *
+ * Usage: test-sleebd-host SLEEBD SLEEBCTL
+ */
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *sleebd, *sleebctl;
+static const char *child_notify;        /* NOTIFY_SOCKET for the next spawn */
+static char root[64], logpath[128];
+
+static void writef(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void writef(const char *rel, const char *fmt, ...)
+{
+	char path[512], dir[512], *s;
+	va_list ap;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (s = dir + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		mkdir(dir, 0755);
+		*s = '/';
+	}
+	f = fopen(path, "w");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+struct fake_cache {
+	const char *name;
+	unsigned size, q, b, s;
+};
+
+static const struct fake_cache caches[] = {
+	{ "kmalloc-64", 64, 120, 60, 480 },
+	{ "dentry", 192, 120, 60, 480 },
+	{ "big-cache", 16384, 8, 4, 0 },
+};
+
+static void add_cache(const struct fake_cache *c, bool sleeb)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/object_size", c->name);
+	writef(rel, "%u\n", c->size);
+	if (!sleeb)
+		return;
+	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/cpu_queue_size", c->name);
+	writef(rel, "%u\n", c->q);
+	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/cpu_batch_size", c->name);
+	writef(rel, "%u\n", c->b);
+	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/shared_queue_size", c->name);
+	writef(rel, "%u\n", c->s);
+	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/queue_stats", c->name);
+	writef(rel, "alloc_refill 0\nfree_drain 0\n");
+}
+
+static void write_slabinfo(const struct fake_cache *list, size_t n, bool sleeb)
+{
+	char buf[4096];
+	size_t len = 0;
+
+	len += (size_t) snprintf(buf + len, sizeof(buf) - len,
+				 "slabinfo - version: 2.1\n# name            <active_objs> <num_objs> <objsize> "
+				 "<objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
+				 "slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t) snprintf(buf + len, sizeof(buf) - len,
+					 "%-17s %6u %6u %6u %4u %4d : tunables %4u %4u %4u : slabdata %6u %6u %6u\n",
+					 list[i].name, 100u, 128u, list[i].size, 16u, 1, sleeb ? list[i].q : 0,
+					 sleeb ? list[i].b : 0, sleeb ? list[i].s : 0, 8u, 8u, 0u);
+	writef("proc/slabinfo", "%s", buf);
+}
+
+static void make_tree(bool sleeb)
+{
+	snprintf(root, sizeof(root), "/tmp/sleebd-host-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	snprintf(logpath, sizeof(logpath), "%s/sleebd.log", root);
+	for (size_t i = 0; i < 3; i++)
+		add_cache(&caches[i], sleeb);
+	write_slabinfo(caches, 3, sleeb);
+	writef("proc/meminfo", "MemTotal:       16384000 kB\nMemFree:         8000000 kB\n");
+	writef("etc/sleeb/sleebd.conf", "[Daemon]\nInterval=100ms\n");
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	if (!root[0])
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+	root[0] = '\0';
+}
+
+static int attr(const char *cache, const char *a)
+{
+	char path[512];
+	int v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/slab/%s/%s", root, cache, a);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -2;
+	fclose(f);
+	return v;
+}
+
+static bool file_contains(const char *path, const char *want)
+{
+	char buf[16384];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return strstr(buf, want) != NULL;
+}
+
+/* Starts prog with args (NULL-terminated), stdout+stderr to logpath. */
+static pid_t spawn(const char *prog, ...)
+{
+	char *argv[16];
+	va_list ap;
+	int n = 0;
+	pid_t pid;
+
+	argv[n++] = (char *) prog;
+	va_start(ap, prog);
+	while (n < 15 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		unsetenv("JOURNAL_STREAM");
+		unsetenv("INVOCATION_ID");
+		unsetenv("NOTIFY_SOCKET");
+		unsetenv("WATCHDOG_USEC");
+		unsetenv("WATCHDOG_PID");
+		if (child_notify) {
+			setenv("NOTIFY_SOCKET", child_notify, 1);
+			setenv("WATCHDOG_USEC", "200000", 1);
+		}
+		unsetenv("LISTEN_FDS");
+		execv(prog, argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int wait_exit(pid_t pid)
+{
+	int st;
+
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Polls until cache/attr == want; false after 5 s. */
+static bool wait_attr(const char *cache, const char *a, int want)
+{
+	for (int i = 0; i < 500; i++) {
+		if (attr(cache, a) == want)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+static const char policy_kmalloc[] = "[Cache]\nMatch=kmalloc-*\nCpuQueueSize=256\nCpuBatchSize=64\nSharedQueueSize=512\n";
+
+START_TEST(test_once_writes)
+{
+	char state[256];
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	writef("usr/lib/sleeb/policy.d/60-large.conf",
+	       "[Cache]\nMatch=*\nMinObjectSize=8K\nCpuQueueSize=default\nSharedQueueSize=0\n");
+	ck_assert_int_eq(wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--once", NULL)), 0);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 256);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_batch_size"), 64);
+	ck_assert_int_eq(attr("kmalloc-64", "shared_queue_size"), 512);
+	ck_assert_int_eq(attr("dentry", "cpu_queue_size"), 120);
+	ck_assert_int_eq(attr("big-cache", "cpu_queue_size"), 8);
+	ck_assert_int_eq(attr("big-cache", "shared_queue_size"), 0);
+	snprintf(state, sizeof(state), "%s/run/sleeb/state", root);
+	ck_assert(file_contains(state, "kmalloc-64 120 60 480"));
+	ck_assert(file_contains(logpath, "kmalloc-64: queue/batch/shared 120/60/480 -> 256/64/512"));
+	ck_assert(file_contains(logpath, "10-kmalloc.conf:3"));
+}
+END_TEST
+
+START_TEST(test_dry_run_writes_nothing)
+{
+	char state[256];
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	ck_assert_int_eq(wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--once", "--dry-run", NULL)),
+			 0);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 120);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_batch_size"), 60);
+	ck_assert_int_eq(attr("kmalloc-64", "shared_queue_size"), 480);
+	snprintf(state, sizeof(state), "%s/run/sleeb/state", root);
+	ck_assert_int_eq(access(state, F_OK), -1);
+	ck_assert(file_contains(logpath, "dry run: kmalloc-64: queue/batch/shared 120/60/480 -> 256/64/512"));
+}
+END_TEST
+
+START_TEST(test_bad_policy_fails)
+{
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	writef("etc/sleeb/policy.d/99-bad.conf", "[Cache]\nMatch=dentry\nCpuQueueSize=10\nCpuBatchSize=20\n");
+	ck_assert_int_ne(wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--once", NULL)), 0);
+	ck_assert(file_contains(logpath, "99-bad.conf:4: CpuBatchSize=20 is larger than CpuQueueSize=10"));
+	/* nothing applied, not even the good file */
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 120);
+
+	ck_assert_int_eq(wait_exit(spawn(sleebctl, "policy", "verify", "--config-root", root, NULL)), 1);
+	ck_assert_int_eq(wait_exit(spawn(sleebctl, "policy", "verify", "--config-root", root, NULL)), 1);
+}
+END_TEST
+
+START_TEST(test_verify_files)
+{
+	char good[256], bad[256];
+
+	make_tree(true);
+	writef("a/good.conf", "%s", policy_kmalloc);
+	writef("a/bad.conf", "[Cache]\nMatch=x\nAutoTuneMin=50\nAutoTuneMax=10\n");
+	snprintf(good, sizeof(good), "%s/a/good.conf", root);
+	snprintf(bad, sizeof(bad), "%s/a/bad.conf", root);
+	ck_assert_int_eq(wait_exit(spawn(sleebctl, "policy", "verify", good, NULL)), 0);
+	ck_assert_int_eq(wait_exit(spawn(sleebctl, "policy", "verify", good, bad, NULL)), 1);
+	ck_assert(file_contains(logpath, "bad.conf:3: AutoTuneMin=50 is above AutoTuneMax=10 (line 4)"));
+
+	ck_assert_int_eq(wait_exit(spawn(sleebctl, "--root", root, "policy", "show", "--config-root", root, NULL)), 0);
+
+	/* sleebd.conf and its drop-ins are checked as daemon configuration */
+	writef("b/sleebd.conf.d/10-x.conf", "[Daemon]\nInterval=1s\n");
+	writef("b/sleebd.conf", "[Daemon]\nRollback=maybe\n");
+	snprintf(good, sizeof(good), "%s/b/sleebd.conf.d/10-x.conf", root);
+	snprintf(bad, sizeof(bad), "%s/b/sleebd.conf", root);
+	ck_assert_int_eq(wait_exit(spawn(sleebctl, "policy", "verify", good, NULL)), 0);
+	ck_assert_int_eq(wait_exit(spawn(sleebctl, "policy", "verify", bad, NULL)), 1);
+	ck_assert(file_contains(logpath, "sleebd.conf:2: Rollback=maybe: not a boolean"));
+}
+END_TEST
+
+START_TEST(test_policy_show)
+{
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	ck_assert_int_eq(wait_exit(spawn(sleebctl, "--root", root, "policy", "show", "--config-root", root, NULL)), 0);
+	ck_assert(file_contains(logpath, "CpuBatchSize=64"));
+	ck_assert(file_contains(logpath, "10-kmalloc.conf:4"));
+	ck_assert(file_contains(logpath, "effective: queue 256 batch 64 shared 512 (now 120/60/480)"));
+}
+END_TEST
+
+START_TEST(test_monitor_only)
+{
+	make_tree(false);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	ck_assert_int_eq(wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--once", NULL)), 0);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), -1);
+	ck_assert(file_contains(logpath, "monitor-only"));
+}
+END_TEST
+
+/* Sends cmd on the control socket as uid (0 or not); returns the answer. */
+static void control(const char *cmd, uid_t uid, char *out, size_t len)
+{
+	int p[2];
+	pid_t pid;
+	ssize_t n;
+	size_t got = 0;
+
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		char buf[8192];
+		int fd;
+
+		close(p[0]);
+		if (uid != 0 && setuid(uid) < 0)
+			_exit(3);
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/run/sleeb/sleebd.sock", root);
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0) {
+			dprintf(p[1], "CONNECT-FAILED %s", strerror(errno));
+			_exit(0);
+		}
+		dprintf(fd, "%s\n", cmd);
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			if (write(p[1], buf, (size_t) n) < 0)
+				break;
+		_exit(0);
+	}
+	close(p[1]);
+	while (got < len - 1 && (n = read(p[0], out + got, len - 1 - got)) > 0)
+		got += (size_t) n;
+	out[got] = '\0';
+	close(p[0]);
+	ck_assert_int_eq(wait_exit(pid), 0);
+}
+
+START_TEST(test_daemon_lifecycle)
+{
+	char answer[8192] = "", state[256];
+	struct fake_cache newc = { "kmalloc-512", 512, 54, 27, 216 };
+	struct fake_cache all[4] = { caches[0], caches[1], caches[2], newc };
+	pid_t pid;
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
+	ck_assert(wait_attr("kmalloc-64", "cpu_queue_size", 256));
+
+	/* control socket: root gets a status, anybody else is refused */
+	for (int i = 0; i < 100 && answer[0] != 'O'; i++) {
+		control("STATUS", 0, answer, sizeof(answer));
+		usleep(10000);
+	}
+	ck_assert_msg(strncmp(answer, "OK\n", 3) == 0, "%s", answer);
+	ck_assert(strstr(answer, "10-kmalloc.conf"));
+	ck_assert(strstr(answer, "kmalloc-64"));
+	ck_assert(strstr(answer, "256/64/512"));
+	control("STATUS", 65534, answer, sizeof(answer));
+	ck_assert_msg(strncmp(answer, "OK", 2) != 0, "non-root got: %s", answer);
+	ck_assert_int_eq(wait_exit(spawn(sleebctl, "status", "--config-root", root, NULL)), 0);
+	ck_assert(file_contains(logpath, "LAST DECISION"));
+
+	/* a new cache is found by the rescan (no uevents in a fake tree) */
+	add_cache(&newc, true);
+	write_slabinfo(all, 4, true);
+	ck_assert(wait_attr("kmalloc-512", "cpu_queue_size", 256));
+	ck_assert_int_eq(attr("kmalloc-512", "cpu_batch_size"), 64);
+
+	/* a broken policy on SIGHUP is refused; the old one stays */
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "[Cache]\nMatch=kmalloc-*\nCpuQueueSize=lots\n");
+	kill(pid, SIGHUP);
+	for (int i = 0; i < 500 && !file_contains(logpath, "reload refused"); i++)
+		usleep(10000);
+	ck_assert(file_contains(logpath, "10-kmalloc.conf:3: CpuQueueSize=lots"));
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 256);
+	control("STATUS", 0, answer, sizeof(answer));
+	ck_assert_msg(strstr(answer, "refused"), "%s", answer);
+	control("RELOAD", 0, answer, sizeof(answer));
+	ck_assert_msg(strncmp(answer, "ERROR", 5) == 0 && strstr(answer, "10-kmalloc.conf:3:"), "%s", answer);
+
+	/* a good reload applies; a cache no longer matched is restored */
+	ck_assert_int_eq(wait_exit(spawn(sleebctl, "reload", "--config-root", root, NULL)), 1);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "[Cache]\nMatch=kmalloc-64\nCpuQueueSize=200\n");
+	ck_assert_int_eq(wait_exit(spawn(sleebctl, "reload", "--config-root", root, NULL)), 0);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 200);
+	/* unset keys come from the original, not from the old policy */
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_batch_size"), 60);
+	ck_assert_int_eq(attr("kmalloc-512", "cpu_queue_size"), 54);
+
+	/* SIGTERM restores every original and removes the state */
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(wait_exit(pid), 0);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 120);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_batch_size"), 60);
+	ck_assert_int_eq(attr("kmalloc-64", "shared_queue_size"), 480);
+	snprintf(state, sizeof(state), "%s/run/sleeb/state", root);
+	ck_assert_int_eq(access(state, F_OK), -1);
+}
+END_TEST
+
+START_TEST(test_sigkill_then_restart)
+{
+	char sock[256];
+	pid_t pid;
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
+	ck_assert(wait_attr("kmalloc-64", "cpu_queue_size", 256));
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(wait_exit(pid), 128 + SIGKILL);
+
+	/* the next start sees 256 in sysfs but must restore 120; the socket
+	 * is bound after the signal handlers are in place */
+	snprintf(sock, sizeof(sock), "%s/run/sleeb/sleebd.sock", root);
+	ck_assert_int_eq(unlink(sock), 0);
+	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
+	for (int i = 0; i < 500 && access(sock, F_OK) < 0; i++)
+		usleep(10000);
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(wait_exit(pid), 0);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 120);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_batch_size"), 60);
+	ck_assert_int_eq(attr("kmalloc-64", "shared_queue_size"), 480);
+}
+END_TEST
+
+START_TEST(test_rollback_no)
+{
+	pid_t pid;
+
+	make_tree(true);
+	writef("etc/sleeb/sleebd.conf.d/50-keep.conf", "[Daemon]\nRollback=no\n");
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
+	ck_assert(wait_attr("kmalloc-64", "cpu_queue_size", 256));
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(wait_exit(pid), 0);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 256);
+}
+END_TEST
+
+/* Replaces a file atomically, as sysfs would show a new value. */
+static void replace(const char *rel, const char *text)
+{
+	char tmp[256], path[256];
+
+	snprintf(tmp, sizeof(tmp), "%s.new", rel);
+	writef(tmp, "%s", text);
+	snprintf(tmp, sizeof(tmp), "%s/%s.new", root, rel);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	ck_assert_int_eq(rename(tmp, path), 0);
+}
+
+START_TEST(test_autotune_grow_and_shrink)
+{
+	char prom[256], buf[128];
+	unsigned long long events = 0;
+	bool grown = false, shrunk = false;
+	pid_t pid;
+
+	make_tree(true);
+	snprintf(prom, sizeof(prom), "%s/prom/sleeb.prom", root);
+	writef("prom/.keep", "\n");
+	writef("etc/sleeb/sleebd.conf", "[Daemon]\nInterval=100ms\nPrometheusTextfile=%s\n", prom);
+	writef("etc/sleeb/policy.d/10-auto.conf", "[Cache]\nMatch=kmalloc-64\nAutoTune=yes\nAutoTuneMin=16\nAutoTuneMax=960\n");
+	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
+
+	/* churn: millions of refills per second */
+	for (int i = 0; i < 300 && !grown; i++) {
+		events += 200000;
+		snprintf(buf, sizeof(buf), "alloc_refill %llu\nfree_drain %llu\n", events, events);
+		replace("sys/kernel/slab/kmalloc-64/queue_stats", buf);
+		usleep(20000);
+		grown = attr("kmalloc-64", "cpu_queue_size") == 240;
+	}
+	ck_assert_msg(grown, "queue is %d", attr("kmalloc-64", "cpu_queue_size"));
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_batch_size"), 120);
+
+	/* idle: counters stand still, the queue shrinks again */
+	for (int i = 0; i < 400 && !shrunk; i++) {
+		usleep(20000);
+		shrunk = attr("kmalloc-64", "cpu_queue_size") < 240;
+	}
+	ck_assert_msg(shrunk, "queue is %d", attr("kmalloc-64", "cpu_queue_size"));
+	ck_assert(file_contains(prom, "sleeb_cpu_queue_size{cache=\"kmalloc-64\"}"));
+	ck_assert(file_contains(logpath, "above 1000 for 3 intervals"));
+
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(wait_exit(pid), 0);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 120);
+}
+END_TEST
+
+/* Collects sd_notify datagrams into all (appended) until want shows up
+ * after from (or anywhere if from is NULL), at most ms milliseconds. */
+static void collect(int fd, int ms, char *all, size_t len, const char *want)
+{
+	size_t start = strlen(all);
+
+	for (int i = 0; i < ms / 10; i++) {
+		if (want && strstr(all + start, want))
+			return;
+		char buf[1024];
+		ssize_t n;
+
+		while ((n = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT)) > 0) {
+			buf[n] = '\0';
+			strncat(all, buf, len - strlen(all) - 2);
+			strcat(all, "\n");
+		}
+		usleep(10000);
+	}
+}
+
+START_TEST(test_notify_and_watchdog)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	static char all[65536];
+	int fd;
+	pid_t pid;
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/notify.sock", root);
+	fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *) &sa, sizeof(sa)), 0);
+
+	child_notify = sa.sun_path;
+	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
+	child_notify = NULL;
+	all[0] = '\0';
+	collect(fd, 5000, all, sizeof(all), "READY=1");
+	collect(fd, 5000, all, sizeof(all), "WATCHDOG=1");
+	ck_assert_msg(strstr(all, "READY=1"), "%s", all);
+	ck_assert_msg(strstr(all, "STATUS=1 of 3 caches under policy"), "%s", all);
+	ck_assert_msg(strstr(all, "WATCHDOG=1"), "%s", all);
+	/* READY comes after the first apply */
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 256);
+
+	kill(pid, SIGHUP);
+	collect(fd, 5000, all, sizeof(all), "READY=1");
+	ck_assert_msg(strstr(all, "RELOADING=1\nMONOTONIC_USEC="), "%s", all);
+	ck_assert(strstr(strstr(all, "RELOADING=1"), "READY=1"));
+
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(wait_exit(pid), 0);
+	collect(fd, 50, all, sizeof(all), NULL);
+	ck_assert_msg(strstr(all, "STOPPING=1"), "%s", all);
+	close(fd);
+}
+END_TEST
+
+int main(int argc, char *argv[])
+{
+	Suite *s = suite_create("sleebd-host");
+	TCase *tc = tcase_create("host");
+	SRunner *sr;
+	int failed;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s SLEEBD SLEEBCTL\n", argv[0]);
+		return 77;
+	}
+	sleebd = argv[1];
+	sleebctl = argv[2];
+	if (geteuid() != 0) {
+		fprintf(stderr, "needs root (the control socket is root only)\n");
+		return 77;  /* skip */
+	}
+
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_once_writes);
+	tcase_add_test(tc, test_dry_run_writes_nothing);
+	tcase_add_test(tc, test_bad_policy_fails);
+	tcase_add_test(tc, test_verify_files);
+	tcase_add_test(tc, test_policy_show);
+	tcase_add_test(tc, test_monitor_only);
+	tcase_add_test(tc, test_daemon_lifecycle);
+	tcase_add_test(tc, test_sigkill_then_restart);
+	tcase_add_test(tc, test_rollback_no);
+	tcase_add_test(tc, test_autotune_grow_and_shrink);
+	tcase_add_test(tc, test_notify_and_watchdog);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Rollback state file: round trip, first value wins, errors. */
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sleeb/state.h"
+
+static char dir[64], path[128];
+
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/sleeb-state-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/run/sleeb/state", dir);
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(test_round_trip)
+{
+	struct sleeb_state s, t;
+	struct sleeb_error err = { 0 };
+	struct sleeb_tunables a = { { 120, 60, 480 } }, b = { { 8, 4, 0 } }, later = { { 1, 1, 0 } };
+
+	ck_assert_int_eq(sleeb_state_load(&s, path, &err), 0);       /* missing: empty */
+	ck_assert_uint_eq(s.n, 0);
+	ck_assert_int_eq(sleeb_state_remember(&s, "kmalloc-64", &a), 1);
+	ck_assert_int_eq(sleeb_state_remember(&s, ":a-0000104", &b), 1);
+	/* the first value seen is the original; later ones are ours */
+	ck_assert_int_eq(sleeb_state_remember(&s, "kmalloc-64", &later), 0);
+	ck_assert_int_eq(sleeb_state_remember(&s, "bad name", &a), -EINVAL);
+	ck_assert_int_eq(sleeb_state_remember(&s, "", &a), -EINVAL);
+	ck_assert_int_eq(sleeb_state_save(&s, &err), 0);             /* creates run/sleeb/ */
+
+	ck_assert_int_eq(sleeb_state_load(&t, path, &err), 0);
+	ck_assert_uint_eq(t.n, 2);
+	ck_assert_ptr_nonnull(sleeb_state_find(&t, "kmalloc-64"));
+	ck_assert_mem_eq(&sleeb_state_find(&t, "kmalloc-64")->orig, &a, sizeof(a));
+	ck_assert_mem_eq(&sleeb_state_find(&t, ":a-0000104")->orig, &b, sizeof(b));
+	ck_assert_ptr_null(sleeb_state_find(&t, "dentry"));
+
+	ck_assert_int_eq(sleeb_state_forget(&t, "kmalloc-64"), 1);
+	ck_assert_int_eq(sleeb_state_forget(&t, "kmalloc-64"), 0);
+	ck_assert_int_eq(sleeb_state_save(&t, &err), 0);
+	sleeb_state_done(&s);
+	ck_assert_int_eq(sleeb_state_load(&s, path, &err), 0);
+	ck_assert_uint_eq(s.n, 1);
+
+	/* empty state: the file goes away */
+	ck_assert_int_eq(sleeb_state_forget(&s, ":a-0000104"), 1);
+	ck_assert_int_eq(sleeb_state_save(&s, &err), 0);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	sleeb_state_done(&s);
+	sleeb_state_done(&t);
+}
+END_TEST
+
+START_TEST(test_malformed)
+{
+	struct sleeb_state s;
+	struct sleeb_error err = { 0 };
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/state", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("# sleebd state v1\nkmalloc-64 120 60 480\ndentry 1 x 3\n", f);
+	fclose(f);
+	ck_assert_int_eq(sleeb_state_load(&s, path, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "/state:3:"), "got %s", err.msg);
+	sleeb_state_done(&s);
+}
+END_TEST
+
+START_TEST(test_unwritable)
+{
+	struct sleeb_state s;
+	struct sleeb_error err = { 0 };
+	struct sleeb_tunables a = { { 120, 60, 480 } };
+
+	/* /proc refuses new directories, even to root: an error, not a crash */
+	ck_assert_int_eq(sleeb_state_load(&s, "/proc/sleeb-no-such-dir/state", &err), 0);
+	ck_assert_int_eq(sleeb_state_remember(&s, "kmalloc-64", &a), 1);
+	ck_assert_int_lt(sleeb_state_save(&s, &err), 0);
+	ck_assert(strstr(err.msg, "/proc/sleeb-no-such-dir/state"));
+	sleeb_state_done(&s);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("state");
+	TCase *tc = tcase_create("state");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_malformed);
+	tcase_add_test(tc, test_unwritable);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
