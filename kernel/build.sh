@@ -111,11 +111,11 @@ apply_series() {
 		fi
 	done <"$dir/.sleeb-touched"
 	for p in ${patches[@]+"${patches[@]}"}; do
-		if ! dry=$(patch -d "$dir" -p1 --forward --batch --dry-run <"$p" 2>&1); then
+		if ! dry=$(patch -d "$dir" -p1 --forward --batch --fuzz=0 --dry-run <"$p" 2>&1); then
 			echo "$dry" >&2
 			die "patch $(basename "$p") does not apply to linux $(kernel_version "$dir") (kernel/series line $(grep -n -F "$(basename "$p")" "$here/series" | cut -d: -f1))"
 		fi
-		patch -d "$dir" -p1 --forward --batch --quiet --no-backup-if-mismatch <"$p" >&2 ||
+		patch -d "$dir" -p1 --forward --batch --fuzz=0 --quiet --no-backup-if-mismatch <"$p" >&2 ||
 			die "patch $(basename "$p") failed while applying"
 		say "applied $(basename "$p")"
 	done

@@ -337,10 +337,10 @@ static int name_for_sysfs_id(const char *id, char *name, size_t len)
 
 int manager_apply_cache(Manager *m, const char *name, const char *reason)
 {
-	struct sleeb_cache_set set;
+	struct sleeb_error err = { 0 };
 	struct sleeb_cache one;
-	const struct sleeb_cache *sc;
 	struct cache *c;
+	uint64_t size;
 	bool is_new;
 	int r;
 
@@ -355,44 +355,34 @@ int manager_apply_cache(Manager *m, const char *name, const char *reason)
 		return manager_apply_cache(m, real, reason);
 	}
 
-	r = load_set(m, &set);
-	if (r < 0)
-		return r;
-	set_monitor_only(m, !set.sleeb_kernel);
-	sc = sleeb_cache_set_find(&set, name);
-	if (!sc) {
-		/* Not (yet) in slabinfo: build the entry from sysfs alone,
-		 * which is all a KOBJ_ADD promises. */
-		struct sleeb_error err = { 0 };
-		uint64_t size;
-
-		memset(&one, 0, sizeof(one));
-		snprintf(one.si.name, sizeof(one.si.name), "%s", name);
-		r = sleeb_sysfs_read_u64(name, "object_size", &size, &err);
-		if (r == 0 && size <= UINT32_MAX) {
-			one.si.objsize = (uint32_t) size;
-			r = sleeb_tunables_read(name, &one.tunables, &err);
-			one.has_queues = r == 0;
-		}
-		if (r < 0 && r != -EOPNOTSUPP) {
-			log_debug("%s: gone before it could be read", name);
-			sleeb_cache_set_free(&set);
-			return 0;
-		}
-		one.has_sysfs = true;
-		sc = &one;
+	/* From sysfs alone, which is all a KOBJ_ADD promises (the cache may
+	 * not be in /proc/slabinfo yet), and only this cache: a full scan
+	 * of every cache costs tens of milliseconds in a slow VM, and new
+	 * caches must be tuned within 100 ms. A brand-new kmem_cache has no
+	 * merged aliases yet, so its name is all the policy can match. */
+	memset(&one, 0, sizeof(one));
+	snprintf(one.si.name, sizeof(one.si.name), "%s", name);
+	r = sleeb_sysfs_read_u64(name, "object_size", &size, &err);
+	if (r == 0 && size > UINT32_MAX)
+		r = -ERANGE;
+	if (r == 0) {
+		one.si.objsize = (uint32_t) size;
+		r = sleeb_tunables_read(name, &one.tunables, &err);
+		one.has_queues = r == 0;
 	}
+	if (r < 0 && r != -EOPNOTSUPP) {
+		log_debug("%s: gone before it could be read", name);
+		return 0;
+	}
+	one.has_sysfs = true;
 	c = cache_add(m, name, &is_new);
-	if (!c) {
-		sleeb_cache_set_free(&set);
+	if (!c)
 		return log_error_errno(-ENOMEM, "out of memory");
-	}
 	c->seen = true;
-	refresh_from(c, sc);
-	if (!m->monitor_only && sc->has_queues)
-		r = cache_apply_policy(m, c, sc, reason);
-	sleeb_cache_set_free(&set);
-	return r;
+	refresh_from(c, &one);
+	if (m->monitor_only || !one.has_queues)
+		return 0;
+	return cache_apply_policy(m, c, &one, reason);
 }
 
 void manager_drop_cache(Manager *m, const char *name)

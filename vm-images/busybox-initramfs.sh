@@ -39,6 +39,7 @@ kout=$("$top/kernel/build.sh" --out "$variant")
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+chmod 755 "$root" # the guest's /: mktemp made it 0700, unusable for non-root
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc,root,lib/modules,tests}
 cp "$busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
@@ -54,7 +55,8 @@ printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 add_prog() {
 	local prog=$1 dest=$2 lib
 	install -D -m 755 "$prog" "$root$dest"
-	ldd "$prog" 2>/dev/null | awk '/=> \//{print $3} /^\t\/lib/{print $1}' | while read -r lib; do
+	# Scripts have no shared libraries: ldd fails on them, which is fine.
+	{ ldd "$prog" 2>/dev/null || true; } | awk '/=> \//{print $3} /^\t\/lib/{print $1}' | while read -r lib; do
 		[ -e "$root$lib" ] || install -D -m 755 "$(readlink -f "$lib")" "$root$lib"
 	done
 }
