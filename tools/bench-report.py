@@ -116,7 +116,8 @@ def wall_table(flat, per_boot):
             verdict = 'no measurable difference'
         else:
             verdict = 'SLEEB faster' if r > 1 else 'SLEEB slower'
-        lines.append(f'| {label(k)} | {fmt(v, 0)} | {fmt(s, 0)} | {fmt(r)} | '
+        d = 3 if k[4] == 'seconds' else 0
+        lines.append(f'| {label(k)} | {fmt(v, d)} | {fmt(s, d)} | {fmt(r)} | '
                      f'{fmt(1 / band if band else None)}..{fmt(band)} | {verdict} |')
     return lines
 

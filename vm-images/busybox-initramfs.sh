@@ -65,6 +65,10 @@ if [ -n "$build_dir" ]; then
 	for p in sleebctl/sleebctl sleebd/sleebd; do
 		[ -x "$build_dir/$p" ] && add_prog "$build_dir/$p" "/usr/bin/$(basename "$p")"
 	done
+	# sleebd's shipped configuration, where `meson install` puts it.
+	install -D -m 644 "$top/sleebd/sleebd.conf" "$root/etc/sleeb/sleebd.conf"
+	mkdir -p "$root/usr/lib/sleeb/policy.d"
+	cp "$top"/sleebd/policy.d/*.conf "$root/usr/lib/sleeb/policy.d/"
 	for p in "$build_dir"/tests/vm/guest-bin/*; do
 		[ -f "$p" ] && [ -x "$p" ] && add_prog "$p" "/usr/bin/$(basename "$p")"
 	done
