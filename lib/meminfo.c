@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sleeb/meminfo.h"
+#include "sleeb/util.h"
 #include "sleeb/parse.h"
 #include "sleeb/root.h"
 
@@ -90,27 +91,20 @@ static int parser_finish(struct meminfo_parser *p)
 	return 0;
 }
 
+static int meminfo_line(void *ctx, const char *line, size_t len, bool terminated)
+{
+	(void)terminated; /* a cut-off last line parses like any other */
+	return parser_feed(ctx, line, len);
+}
+
 int sleeb_meminfo_parse_file(FILE *f, const char *fname, struct sleeb_meminfo *out,
 			     struct sleeb_error *err)
 {
 	struct meminfo_parser p = { .fname = fname, .out = out, .err = err };
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int r = 0;
+	int r;
 
 	memset(out, 0, sizeof(*out));
-	errno = 0;
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		r = parser_feed(&p, line, (size_t)n - (n > 0 && line[n - 1] == '\n'));
-		if (r < 0)
-			break;
-	}
-	/* getline() returns -1 at end of file and on errors; see slabinfo.c. */
-	if (r >= 0 && !feof(f))
-		r = sleeb_error_set(err, errno ? errno : EIO, "%s: read error: %s", fname,
-				    strerror(errno ? errno : EIO));
-	free(line);
+	r = sleeb_read_lines(f, fname, meminfo_line, &p, err);
 	return r < 0 ? r : parser_finish(&p);
 }
 

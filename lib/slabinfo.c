@@ -10,6 +10,7 @@
 #include "sleeb/parse.h"
 #include "sleeb/root.h"
 #include "sleeb/slabinfo.h"
+#include "sleeb/util.h"
 
 /* Real lines are < 200 bytes; anything much longer is not slabinfo and
  * must not make us buffer an unbounded "line". */
@@ -235,31 +236,19 @@ static int parser_finish(struct slabinfo_parser *p)
 	return p->count;
 }
 
+static int slabinfo_line(void *ctx, const char *line, size_t len, bool terminated)
+{
+	return parser_feed(ctx, line, len, terminated);
+}
+
 int sleeb_slabinfo_parse_file(FILE *f, const char *fname, sleeb_slabinfo_cb cb,
 			      void *userdata, struct sleeb_error *err)
 {
 	struct slabinfo_parser p = {
 		.fname = fname, .cb = cb, .userdata = userdata, .err = err,
 	};
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int r = 0;
+	int r = sleeb_read_lines(f, fname, slabinfo_line, &p, err);
 
-	errno = 0;
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		bool terminated = n > 0 && line[n - 1] == '\n';
-
-		r = parser_feed(&p, line, (size_t)n - terminated, terminated);
-		if (r < 0)
-			break;
-	}
-	/* getline() returns -1 both at end of file and on a read error or
-	 * ENOMEM; only the first sets the EOF flag. */
-	if (r >= 0 && !feof(f))
-		r = sleeb_error_set(err, errno ? errno : EIO, "%s: read error: %s", fname,
-				    strerror(errno ? errno : EIO));
-	free(line);
 	return r < 0 ? r : parser_finish(&p);
 }
 

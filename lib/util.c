@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -136,4 +137,29 @@ int sleeb_read_small_file(const char *path, char *buf, size_t len)
 		return r;
 	buf[total] = '\0';
 	return (int)total;
+}
+
+int sleeb_read_lines(FILE *f, const char *fname, sleeb_line_cb cb, void *ctx,
+		     struct sleeb_error *err)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int r = 0;
+
+	errno = 0;
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		bool terminated = n > 0 && line[n - 1] == '\n';
+
+		r = cb(ctx, line, (size_t)n - terminated, terminated);
+		if (r < 0)
+			break;
+	}
+	/* getline() returns -1 both at end of file and on a read error or
+	 * ENOMEM; only the first sets the EOF flag. */
+	if (r >= 0 && !feof(f))
+		r = sleeb_error_set(err, errno ? errno : EIO, "%s: read error: %s", fname,
+				    strerror(errno ? errno : EIO));
+	free(line);
+	return r;
 }

@@ -2,6 +2,7 @@
 /* sleebd control socket client, shared by status and reload. */
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,4 +95,32 @@ int sleebctl_control_call(const char *config_root, const char *cmd)
 		fputs(nl, stderr);
 	free(buf);
 	return SLEEBCTL_EXIT_FAILURE;
+}
+
+int sleebctl_control_verb(int argc, char *argv[], const char *verb, const char *cmd,
+			  const char *help)
+{
+	static const struct option options[] = {
+		{ "config-root", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	const char *config_root = NULL;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+		switch (c) {
+		case 'C':
+			config_root = optarg;
+			break;
+		case 'h':
+			printf("Usage: sleebctl %s [--config-root DIR]\n%s", verb, help);
+			return SLEEBCTL_EXIT_OK;
+		default:
+			return SLEEBCTL_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return sleebctl_usage_error("%s takes no arguments", verb);
+	return sleebctl_control_call(config_root, cmd);
 }

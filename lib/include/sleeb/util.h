@@ -11,6 +11,17 @@
 
 #define SLEEB_ELEMENTSOF(a) (sizeof(a) / sizeof((a)[0]))
 
+/* One line, without its newline; @terminated: it had one (not a cut-off tail). */
+typedef int (*sleeb_line_cb)(void *ctx, const char *line, size_t len, bool terminated);
+
+/*
+ * Stream @f line by line into @cb until end of file or until @cb returns a
+ * negative value. Returns 0, @cb's negative value, or a negative errno for
+ * a read error (message "FNAME: read error: ..." in @err).
+ */
+int sleeb_read_lines(FILE *f, const char *fname, sleeb_line_cb cb, void *ctx,
+		     struct sleeb_error *err);
+
 /*
  * Shell-style glob match of a cache name (fnmatch(3), no flags: cache
  * names have no path structure).  Returns true on match.
