@@ -19,8 +19,8 @@
 # Rebuilds are incremental: a tree is unpacked again only when the tarball
 # changes; when the series changes only the files the old and new series
 # touch are restored and patched, so make recompiles just those. A variant
-# whose inputs (tarball, series, config fragments, modules, this script) are
-# unchanged is not even handed to make.
+# whose inputs (tarball, series, config fragments, modules, $recipe) are
+# unchanged is not even handed to make, and needs no lock.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,6 +28,9 @@ cache=${SLEEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sleeb}
 tarball=${SLEEB_LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 jobs=${SLEEB_JOBS:-$(($(nproc) + 1))}
 variants_all=(vanilla sleeb sleeb-debug)
+# Bump when a change to this script changes what it builds (make flags,
+# config handling, what goes into out/): every variant is then rebuilt.
+recipe=2
 
 die() { echo "kernel/build.sh: error: $*" >&2; exit 1; }
 say() { echo "kernel/build.sh: $*" >&2; }
@@ -150,7 +153,8 @@ inputs_id() {
 	{
 		cat "$cache/tarball.id"
 		echo "$variant"
-		cat "${BASH_SOURCE[0]}" $(fragments_of "$variant")
+		echo "recipe $recipe"
+		cat $(fragments_of "$variant")
 		if [ "$(tree_of "$variant")" = sleeb ]; then
 			cat "$here/series"
 			series_patches | xargs -r cat
@@ -251,6 +255,20 @@ main() {
 	command -v ccache >/dev/null || die "ccache is not installed (tools/install-deps.sh installs it)"
 	ensure_tarball
 	mkdir -p "$cache/src" "$cache/out"
+	# Up-to-date variants need no lock: a test run must not queue behind an
+	# unrelated build of another variant.
+	if [ $force -eq 0 ] && [ -f "$cache/tarball.id" ] &&
+		[ "$(stat -c '%s %Y' "$tarball" | sha256sum | cut -d' ' -f1)" = "$(cat "$cache/tarball.id")" ]; then
+		local v current=1
+		for v in "${want[@]}"; do
+			[ -f "$cache/out/$v/.stamp" ] && [ -f "$cache/out/$v/bzImage" ] &&
+				[ "$(cat "$cache/out/$v/.stamp")" = "$(inputs_id "$v")" ] || current=0
+		done
+		if [ $current = 1 ]; then
+			for v in "${want[@]}"; do say "$v: up to date ($(cat "$cache/out/$v/kernelrelease"))"; done
+			return
+		fi
+	fi
 	exec 9>"$cache/build.lock"
 	flock 9
 	stat -c '%s %Y' "$tarball" | sha256sum | cut -d' ' -f1 >"$cache/tarball.id"

@@ -9,6 +9,8 @@ pkgs=(
 	ccache cpio xz-utils kmod rsync patch
 	# guest
 	qemu-system-x86 busybox-static
+	# systemd guest (vm-images/debian-rootfs.sh, systemd-image.sh)
+	debootstrap e2fsprogs debian-archive-keyring
 	# userspace build and tests
 	meson ninja-build pkg-config libsystemd-dev libmnl-dev check
 	clang libclang-rt-14-dev jq

@@ -44,6 +44,7 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc,root,lib/mo
 cp "$busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$here/guest-init.sh" "$root/init"
+cp "$here/run-suite.sh" "$root/run-suite.sh"
 chmod 755 "$root/init"
 cp -r "$top/tests/vm/guest/." "$root/tests/"
 cp "$kout"/modules/*.ko "$root/lib/modules/" 2>/dev/null || true

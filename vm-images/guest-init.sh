@@ -1,15 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# /init of the busybox guest. Runs the test scripts of one suite and reports
-# on the second serial port (/dev/ttyS1), leaving ttyS0 to the kernel console:
-#
-#   SLEEB-BEGIN suite=NAME
-#   ok - ... / not ok - ... / # comment       (TAP lines from the scripts)
-#   SLEEB-SCRIPT-END NAME rc=N                (one per script)
-#   SLEEB-VERDICT done                        (all scripts ran)
-#
-# The suite comes from the kernel command line: sleeb.suite=NAME runs
+# /init of the busybox guest: mounts the API file systems, runs the test
+# scripts of one suite (run-suite.sh, which reports on /dev/ttyS1) and powers
+# off. The suite comes from the kernel command line: sleeb.suite=NAME runs
 # /tests/NAME/*.sh in name order; sleeb.suite=shell gives a shell on ttyS0.
 /bin/busybox --install -s /bin
 export PATH=/usr/bin:/usr/sbin:/bin:/sbin
@@ -27,23 +21,5 @@ if [ "$suite" = shell ] || [ -z "$suite" ]; then
 	poweroff -f
 fi
 
-exec 3>/dev/ttyS1
-echo "SLEEB-BEGIN suite=$suite" >&3
-for t in /tests/"$suite"/*.sh; do
-	[ -e "$t" ] || { echo "not ok - suite '$suite' has no test scripts" >&3; break; }
-	name=${t#/tests/}
-	echo "# running $name" >&3
-	echo "sleeb: running $name" >/dev/kmsg
-	(cd /tmp && sh "$t") >&3 2>&1 </dev/null
-	echo "SLEEB-SCRIPT-END $name rc=$?" >&3
-done
-
-# A last kmemleak scan, so leaks show up in the console log the host scans.
-if [ -w /sys/kernel/debug/kmemleak ]; then
-	echo scan >/sys/kernel/debug/kmemleak
-	sleep 1
-	echo scan >/sys/kernel/debug/kmemleak
-fi
-echo "SLEEB-VERDICT done" >&3
-sync
+sh /run-suite.sh "$suite"
 poweroff -f

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot a guest kernel + initramfs in QEMU and wait for it to power off.
+# Boot a guest kernel with an initramfs (busybox guest) or a root disk
+# (systemd guest) in QEMU and wait for it to power off.
 #
-#   vm-images/run-qemu.sh --kernel BZIMAGE --initrd CPIO --logdir DIR
-#                         [--timeout SECONDS] [--append "CMDLINE"]
+#   vm-images/run-qemu.sh --kernel BZIMAGE (--initrd CPIO | --disk IMAGE)
+#                         --logdir DIR [--timeout SECONDS] [--append "CMDLINE"]
 #                         [--clock mttcg|icount|kvm] [--mem SIZE] [--interactive]
 #
 # Machine: 4 vCPUs in 2 NUMA nodes (cpus 0-1 on node 0, 2-3 on node 1), 2 GiB
@@ -17,18 +18,22 @@
 # kvm only when asked for (nested KVM hangs on some hosts). SLEEB_QEMU_CLOCK
 # sets the default.
 #
+# --disk boots IMAGE (vm-images/systemd-image.sh) as /dev/vda, a virtio disk,
+# with systemd as init; the image is changed by the boot.
+#
 # --interactive puts the console on this terminal instead (no log, no timeout).
 #
 # Exit status: 0 when the guest powered off by itself, 124 on timeout (the
 # guest is killed), QEMU's own status otherwise.
 set -euo pipefail
 
-kernel='' initrd='' logdir='' append='' timeout=600 mem=2G interactive=0
+kernel='' initrd='' disk='' logdir='' append='' timeout=600 mem=2G interactive=0
 clock=${SLEEB_QEMU_CLOCK:-mttcg}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift ;;
 	--initrd) initrd=$2; shift ;;
+	--disk) disk=$2; shift ;;
 	--logdir) logdir=$2; shift ;;
 	--append) append=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
@@ -39,8 +44,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ -r "$kernel" ] && [ -r "$initrd" ] && { [ -n "$logdir" ] || [ $interactive = 1 ]; } ||
-	{ echo "usage: $0 --kernel BZIMAGE --initrd CPIO --logdir DIR [...]" >&2; exit 2; }
+[ -r "$kernel" ] && { [ -r "$initrd" ] || [ -r "$disk" ]; } && { [ -n "$logdir" ] || [ $interactive = 1 ]; } ||
+	{ echo "usage: $0 --kernel BZIMAGE (--initrd CPIO | --disk IMAGE) --logdir DIR [...]" >&2; exit 2; }
 command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 missing (tools/install-deps.sh)" >&2; exit 2; }
 
 # shellcheck disable=SC2054 # commas belong to QEMU options
@@ -60,10 +65,17 @@ machine=(
 	-object memory-backend-ram,id=m1,size="$half"
 	-numa node,nodeid=0,cpus=0-1,memdev=m0
 	-numa node,nodeid=1,cpus=2-3,memdev=m1
-	-kernel "$kernel" -initrd "$initrd"
-	-append "console=ttyS0 panic=-1 $append"
+	-kernel "$kernel"
 	-display none -vga none -nodefaults -no-reboot
 )
+if [ -n "$disk" ]; then
+	# cache=unsafe: the image is thrown away after the boot, so host-side
+	# flushes buy nothing.
+	machine+=(-drive file="$disk",if=virtio,format=raw,cache=unsafe
+		-append "console=ttyS0 panic=-1 root=/dev/vda rw rootfstype=ext4 $append")
+else
+	machine+=(-initrd "$initrd" -append "console=ttyS0 panic=-1 $append")
+fi
 if [ $interactive = 1 ]; then
 	exec qemu-system-x86_64 "${machine[@]}" -serial mon:stdio
 fi

@@ -5,10 +5,13 @@
 #
 #   tests/vm/harness.sh SUITE VARIANT [--build-dir DIR] [--timeout S]
 #                       [--append "CMDLINE"] [--extra HOSTPROG]...
+#                       [--image busybox|systemd]
 #
-# Builds the variant when needed (kernel/build.sh), packs an initramfs with
-# the suite's guest scripts (tests/vm/guest/SUITE/*.sh), boots it
-# (vm-images/run-qemu.sh) and turns the guest's report into TAP: every
+# Builds the variant when needed (kernel/build.sh), makes the guest with the
+# suite's guest scripts (tests/vm/guest/SUITE/*.sh): a busybox initramfs
+# (default) or, with --image systemd, a Debian 12 disk with systemd as PID 1
+# and the project installed (vm-images/systemd-image.sh; needs --build-dir).
+# Boots it (vm-images/run-qemu.sh) and turns the guest's report into TAP: every
 # `ok`/`not ok` line of the guest renumbered, then the host's own checks:
 #   - the guest ran every script to the end (no timeout, no panic, no death);
 #   - the kernel console log has no splat (BUG:, WARNING:, KASAN:, possible
@@ -22,7 +25,7 @@ top=$(cd "$here/../.." && pwd)
 suite=${1:?usage: harness.sh SUITE VARIANT [--build-dir DIR] [...]}
 variant=${2:?usage: harness.sh SUITE VARIANT [--build-dir DIR] [...]}
 shift 2
-build_dir='' timeout=${SLEEB_VM_TIMEOUT:-900} append=''
+build_dir='' timeout=${SLEEB_VM_TIMEOUT:-900} append='' image=busybox
 extras=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -30,11 +33,17 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift ;;
 	--append) append=$2; shift ;;
 	--extra) extras+=(--extra "$2"); shift ;;
+	--image) image=$2; shift ;;
 	*) echo "harness.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
 done
 [ -d "$here/guest/$suite" ] || { echo "harness.sh: no guest suite tests/vm/guest/$suite" >&2; exit 2; }
+case "$image" in
+busybox) ;;
+systemd) [ -n "$build_dir" ] || { echo "harness.sh: --image systemd needs --build-dir" >&2; exit 2; } ;;
+*) echo "harness.sh: unknown image '$image' (busybox, systemd)" >&2; exit 2 ;;
+esac
 
 if [ -n "$build_dir" ]; then
 	logdir="$build_dir/vm-logs/$suite-$variant"
@@ -50,13 +59,22 @@ bail() { echo "Bail out! $*"; exit 1; }
 "$top/kernel/build.sh" "$variant" 2>"$logdir/kernel-build.log" ||
 	{ sed 's/^/# /' "$logdir/kernel-build.log"; bail "kernel variant $variant did not build"; }
 kout=$("$top/kernel/build.sh" --out "$variant")
-"$top/vm-images/busybox-initramfs.sh" --variant "$variant" --out "$logdir/initramfs.cpio.gz" \
-	${build_dir:+--build-dir "$build_dir"} ${extras[@]+"${extras[@]}"} 2>"$logdir/initramfs.log" ||
-	{ sed 's/^/# /' "$logdir/initramfs.log"; bail "initramfs for $suite did not build"; }
+if [ "$image" = systemd ]; then
+	echo "# making the systemd guest's disk (Debian 12; the first run debootstraps it, a few minutes)"
+	"$top/vm-images/systemd-image.sh" --variant "$variant" --out "$logdir/root.ext4" \
+		--build-dir "$build_dir" 2>"$logdir/image.log" ||
+		{ sed 's/^/# /' "$logdir/image.log"; bail "systemd guest image for $suite did not build"; }
+	guest=(--disk "$logdir/root.ext4")
+else
+	"$top/vm-images/busybox-initramfs.sh" --variant "$variant" --out "$logdir/initramfs.cpio.gz" \
+		${build_dir:+--build-dir "$build_dir"} ${extras[@]+"${extras[@]}"} 2>"$logdir/initramfs.log" ||
+		{ sed 's/^/# /' "$logdir/initramfs.log"; bail "initramfs for $suite did not build"; }
+	guest=(--initrd "$logdir/initramfs.cpio.gz")
+fi
 
-echo "# booting $variant ($(cat "$kout/kernelrelease")) for suite $suite, logs in $logdir"
+echo "# booting $variant ($(cat "$kout/kernelrelease")) with the $image guest for suite $suite, logs in $logdir"
 start=$(date +%s)
-"$top/vm-images/run-qemu.sh" --kernel "$kout/bzImage" --initrd "$logdir/initramfs.cpio.gz" \
+"$top/vm-images/run-qemu.sh" --kernel "$kout/bzImage" "${guest[@]}" \
 	--logdir "$logdir" --timeout "$timeout" --append "sleeb.suite=$suite $append"
 qemu_rc=$?
 echo "# guest ran $(( $(date +%s) - start )) s, qemu exit status $qemu_rc"

@@ -15,4 +15,4 @@ if command -v sleebctl >/dev/null; then
 	echo "# sleebctl show:"
 	sleebctl show 2>&1 | head -20 | sed 's/^/#   /'
 fi
-check "/proc/slabinfo is readable" test -s /proc/slabinfo
+check "/proc/slabinfo is readable" sh -c "head -1 /proc/slabinfo | grep -q '^slabinfo - version: 2.1'"

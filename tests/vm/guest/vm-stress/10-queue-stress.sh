@@ -2,8 +2,10 @@
 # Queue-core stress: the sleeb_stress module runs a thread per cpu that
 # allocates and frees random kmalloc sizes and a dedicated cache, handing
 # objects across cpus and nodes, while this script takes cpus 1-3 offline
-# and back. Duration: sleeb.stress_seconds= on the kernel command line
-# (default 300).
+# and back and resize-storm rewrites those caches' tunables (sysfs and
+# /proc/slabinfo, valid and invalid values) about every millisecond,
+# checking each answer. Duration: sleeb.stress_seconds= on the kernel
+# command line (default 300).
 . /tests/lib.sh
 secs=$(sed -n 's/.*sleeb\.stress_seconds=\([0-9]*\).*/\1/p' /proc/cmdline)
 secs=${secs:-300}
@@ -21,9 +23,19 @@ hotplug() {
 	echo $n >/tmp/hotplug.count
 }
 
+# The caches sleeb_stress works on (its own exists once it is loaded).
+storm() {
+	n=0
+	while [ ! -d /sys/kernel/slab/sleeb_stress ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+	resize-storm /tmp/stress.done sleeb_stress kmalloc-32 kmalloc-64 kmalloc-192 kmalloc-256 \
+		kmalloc-1k kmalloc-4k >/tmp/storm.out 2>&1
+	echo $? >/tmp/storm.rc
+}
+
 dmesg -c >/dev/null
-rm -f /tmp/stress.done /tmp/hotplug.count
+rm -f /tmp/stress.done /tmp/hotplug.count /tmp/storm.out /tmp/storm.rc
 hotplug &
+storm &
 echo "# sleeb_stress for $secs s with cpu hotplug"
 insmod /lib/modules/sleeb_stress.ko duration_s="$secs"
 touch /tmp/stress.done
@@ -37,4 +49,6 @@ esac
 check "cpus were taken offline during the stress ($(cat /tmp/hotplug.count 2>/dev/null) times)" \
 	test "$(cat /tmp/hotplug.count 2>/dev/null || echo 0)" -gt 0
 expect_eq "all cpus back online" "0-3" "$(cat /sys/devices/system/cpu/online)"
+cat /tmp/storm.out
+check "resize-storm exited cleanly (status $(cat /tmp/storm.rc 2>/dev/null))" test "$(cat /tmp/storm.rc 2>/dev/null)" = 0
 rmmod sleeb_stress

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Disk image of the systemd guest, for one boot:
+#
+#   vm-images/systemd-image.sh --variant V --out IMAGE.ext4 --build-dir MESON_BUILD
+#
+# A copy of the cached Debian 12 tree (debian-rootfs.sh) plus:
+#   - the project installed the way a package would be: a release build of
+#     this source tree configured for /usr and /etc (MESON_BUILD/guest-debian),
+#     `meson install --destdir`, then `systemctl --root enable sleebd.service`;
+#   - the variant's test modules (kernel/build.sh output) in /lib/modules,
+#     the guest helpers (tests/vm/guest-bin) in /usr/local/bin;
+#   - the guest test scripts in /tests and the runner unit
+#     sleeb-guest-tests.service (vm-images/systemd/), enabled.
+# Written as an ext4 file system image (mkfs.ext4 -d): no loop mount, and the
+# guest boots it as /dev/vda.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(dirname "$here")
+variant='' out='' build_dir=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--variant) variant=$2; shift ;;
+	--out) out=$2; shift ;;
+	--build-dir) build_dir=$(cd "$2" && pwd); shift ;;
+	*) echo "systemd-image.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ -n "$variant" ] && [ -n "$out" ] && [ -n "$build_dir" ] ||
+	{ echo "usage: $0 --variant V --out IMAGE --build-dir DIR" >&2; exit 2; }
+say() { echo "systemd-image.sh: $*" >&2; }
+
+kout=$("$top/kernel/build.sh" --out "$variant")
+[ -d "$kout/modules" ] || { say "no kernel build for '$variant' in $kout (run kernel/build.sh $variant)"; exit 1; }
+base=$("$here/debian-rootfs.sh")
+
+# The package build: not the test build (which may carry sanitizers), but
+# what a distribution would ship from this tree.
+pkg=$build_dir/guest-debian
+if [ ! -f "$pkg/build.ninja" ]; then
+	meson setup "$pkg" "$top" --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
+		--buildtype=debugoptimized -Db_sanitize=none >"$build_dir/guest-debian-setup.log" 2>&1 ||
+		{ cat "$build_dir/guest-debian-setup.log" >&2; exit 1; }
+fi
+meson compile -C "$pkg" >"$build_dir/guest-debian-compile.log" 2>&1 ||
+	{ tail -n 30 "$build_dir/guest-debian-compile.log" >&2; exit 1; }
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/sleeb-rootfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+cp -a "$base/." "$stage/"
+rm -f "$stage/.sleeb-complete"
+meson install -C "$pkg" --destdir "$stage" --no-rebuild --quiet >/dev/null
+systemctl --root="$stage" --quiet enable sleebd.service
+
+mkdir -p "$stage/tests" "$stage/lib/modules"
+cp -r "$top/tests/vm/guest/." "$stage/tests/"
+install -m 755 "$here/run-suite.sh" "$stage/tests/run-suite.sh"
+cp "$kout"/modules/*.ko "$stage/lib/modules/" 2>/dev/null || true
+for p in "$pkg"/tests/vm/guest-bin/*; do
+	[ -f "$p" ] && [ -x "$p" ] && install -D -m 755 "$p" "$stage/usr/local/bin/$(basename "$p")"
+done
+install -m 644 "$here/systemd/sleeb-guest-tests.service" "$stage/etc/systemd/system/"
+systemctl --root="$stage" --quiet enable sleeb-guest-tests.service
+
+# Room for the journal, the tests' files and the state the daemon writes.
+size=$(( $(du -sm "$stage" | cut -f1) + 512 ))
+mkdir -p "$(dirname "$out")"
+rm -f "$out"
+mkfs.ext4 -q -F -L sleeb-root -d "$stage" "$out" "${size}M" ||
+	{ say "mkfs.ext4 -d failed (e2fsprogs >= 1.43 needed)"; exit 1; }
