@@ -6,10 +6,14 @@
 #   kernel/build.sh [--force] VARIANT...     VARIANT: vanilla, sleeb, sleeb-debug, all
 #   kernel/build.sh --out VARIANT            print the variant's output dir
 #
+# sleeb-upto-N is the sleeb config with only the first N patches of the
+# series (tree src/series), for kernel/check-series.sh.
+#
 # Everything lives outside the repository, in $SLEEB_CACHE (default
 # ~/.cache/sleeb):
 #   src/vanilla/             pristine tree (never patched)
 #   src/sleeb/               tree with kernel/series applied
+#   src/series/              tree with a prefix of it (sleeb-upto-N)
 #   src/<tree>/out-<variant> object dir; a direct subdir of its source tree so
 #                            kbuild uses the relative srctree "..", which lets
 #                            ccache share objects between the two trees
@@ -39,6 +43,7 @@ tree_of() {
 	case "$1" in
 	vanilla) echo vanilla ;;
 	sleeb | sleeb-debug) echo sleeb ;;
+	sleeb-upto-[1-9] | sleeb-upto-[1-9][0-9]) echo series ;;
 	*) die "unknown variant '$1' (expected: ${variants_all[*]} or all)" ;;
 	esac
 }
@@ -46,7 +51,7 @@ tree_of() {
 fragments_of() {
 	case "$1" in
 	vanilla) echo "$here/configs/guest.config" ;;
-	sleeb) echo "$here/configs/guest.config $here/configs/sleeb.config" ;;
+	sleeb | sleeb-upto-*) echo "$here/configs/guest.config $here/configs/sleeb.config" ;;
 	sleeb-debug) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/debug.config" ;;
 	esac
 }
@@ -59,12 +64,22 @@ ensure_tarball() {
 	[ -r "$tarball" ] || die "$tarball still missing after installing linux-source-6.12"
 }
 
-# Patch files of the series, in order (blank lines and # comments skipped).
+# Patch files of the series, in order (blank lines and # comments skipped);
+# only the first $series_limit of them when that is set (sleeb-upto-N).
+series_limit=''
+set_limit() {
+	case "$1" in
+	sleeb-upto-*) series_limit=${1#sleeb-upto-} ;;
+	*) series_limit='' ;;
+	esac
+}
 series_patches() {
-	local p
+	local p n=0
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$here/series" | while read -r p; do
 		[ -n "$p" ] || continue
 		[ -r "$here/patches/$p" ] || die "series names '$p' but kernel/patches/$p does not exist"
+		n=$((n + 1))
+		[ -z "$series_limit" ] || [ $n -le "$series_limit" ] || break
 		echo "$here/patches/$p"
 	done
 }
@@ -88,9 +103,10 @@ unpack_tree() {
 	mv "$dir.tmp" "$dir"
 }
 
-# Bring src/sleeb to "pristine + kernel/series", touching as little as possible.
+# Bring src/TREE (sleeb, or series for the sleeb-upto-N variants) to
+# "pristine + kernel/series", touching as little as possible.
 apply_series() {
-	local dir="$cache/src/sleeb" pristine="$cache/src/vanilla" want f p dry
+	local dir="$cache/src/$1" pristine="$cache/src/vanilla" want f p dry
 	local -a patches
 	mapfile -t patches < <(series_patches)
 	want=$(cat "$here/series" ${patches[@]+"${patches[@]}"} | sha256sum | cut -d' ' -f1)
@@ -139,6 +155,10 @@ verify_config() {
 	while read -r line; do
 		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
 		sym=${line%%=*} val=${line#*=}
+		# A prefix of the series may not define the symbol yet.
+		if [ -n "$series_limit" ] && ! grep -rqx --include='Kconfig*' "config ${sym#CONFIG_}" "$(dirname "$config")/source/mm" "$(dirname "$config")/source/lib" 2>/dev/null; then
+			continue
+		fi
 		if [ "$val" = n ]; then
 			grep -q "^$sym=" "$config" && { say "config: $sym=n requested, but it is set"; bad=1; }
 		else
@@ -149,13 +169,14 @@ verify_config() {
 }
 
 inputs_id() {
+	set_limit "$1"
 	local variant=$1
 	{
 		cat "$cache/tarball.id"
 		echo "$variant"
 		echo "recipe $recipe"
 		cat $(fragments_of "$variant")
-		if [ "$(tree_of "$variant")" = sleeb ]; then
+		if [ "$(tree_of "$variant")" != vanilla ]; then
 			cat "$here/series"
 			series_patches | xargs -r cat
 		fi
@@ -173,6 +194,7 @@ kmake() {
 
 build_variant() {
 	local variant=$1 tree src obj out id frags m
+	set_limit "$variant"
 	tree=$(tree_of "$variant")
 	src="$cache/src/$tree"
 	obj="$src/out-$variant"
@@ -183,7 +205,7 @@ build_variant() {
 		return
 	fi
 	unpack_tree vanilla
-	[ "$tree" = vanilla ] || { unpack_tree sleeb; apply_series; }
+	[ "$tree" = vanilla ] || { unpack_tree "$tree"; apply_series "$tree"; }
 	say "$variant: linux $(kernel_version "$src") from $(basename "$tarball")" \
 		"(Debian $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?'))," \
 		"$([ "$tree" = vanilla ] && echo 'no patches' || echo "$(series_patches | wc -l) patches")"
@@ -219,6 +241,7 @@ build_variant() {
 	# file; an optional `variants` file lists the variants it is built for.
 	for m in "$here"/modules/*/; do
 		[ -f "$m/Kbuild" ] || continue
+		[ -z "$series_limit" ] || continue # prefixes only boot
 		if [ -f "$m/variants" ] && ! grep -qx "$variant" "$m/variants"; then
 			continue
 		fi

@@ -3,7 +3,7 @@
 #
 # Build a guest initramfs from Debian's busybox-static:
 #
-#   vm-images/busybox-initramfs.sh --variant V --out FILE.cpio.gz
+#   vm-images/busybox-initramfs.sh --variant V [--kernel-out DIR] --out FILE.cpio.gz
 #                                   [--build-dir MESON_BUILD] [--extra HOSTPATH]...
 #
 # It holds busybox, /init (guest-init.sh), the guest test scripts
@@ -15,11 +15,12 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(dirname "$here")
-variant='' out='' build_dir=''
+variant='' kout='' out='' build_dir=''
 extras=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--variant) variant=$2; shift ;;
+	--kernel-out) kout=$2; shift ;;
 	--out) out=$2; shift ;;
 	--build-dir) build_dir=$2; shift ;;
 	--extra) extras+=("$2"); shift ;;
@@ -34,7 +35,7 @@ if ! [ -x "$busybox" ] || ldd "$busybox" >/dev/null 2>&1; then
 	echo "$busybox is missing or not static: install busybox-static (tools/install-deps.sh)" >&2
 	exit 1
 fi
-kout=$("$top/kernel/build.sh" --out "$variant")
+[ -n "$kout" ] || kout=$("$top/kernel/build.sh" --out "$variant")
 [ -d "$kout/modules" ] || { echo "no kernel build for '$variant' in $kout (run kernel/build.sh $variant)" >&2; exit 1; }
 
 root=$(mktemp -d)

@@ -3,7 +3,8 @@
 #
 # Disk image of the systemd guest, for one boot:
 #
-#   vm-images/systemd-image.sh --variant V --out IMAGE.ext4 --build-dir MESON_BUILD
+#   vm-images/systemd-image.sh --variant V [--kernel-out DIR] --out IMAGE.ext4 --build-dir MESON_BUILD
+#   (--kernel-out: modules from DIR/modules rather than the variant's build)
 #
 # A copy of the cached Debian 12 tree (debian-rootfs.sh) plus:
 #   - the project installed the way a package would be: a release build of
@@ -19,10 +20,11 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(dirname "$here")
-variant='' out='' build_dir=''
+variant='' kout='' out='' build_dir=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--variant) variant=$2; shift ;;
+	--kernel-out) kout=$2; shift ;;
 	--out) out=$2; shift ;;
 	--build-dir) build_dir=$(cd "$2" && pwd); shift ;;
 	*) echo "systemd-image.sh: unknown argument '$1'" >&2; exit 2 ;;
@@ -33,7 +35,7 @@ done
 	{ echo "usage: $0 --variant V --out IMAGE --build-dir DIR" >&2; exit 2; }
 say() { echo "systemd-image.sh: $*" >&2; }
 
-kout=$("$top/kernel/build.sh" --out "$variant")
+[ -n "$kout" ] || kout=$("$top/kernel/build.sh" --out "$variant")
 [ -d "$kout/modules" ] || { say "no kernel build for '$variant' in $kout (run kernel/build.sh $variant)"; exit 1; }
 base=$("$here/debian-rootfs.sh")
 

@@ -5,12 +5,14 @@
 #
 #   tests/vm/harness.sh SUITE VARIANT [--build-dir DIR] [--timeout S]
 #                       [--append "CMDLINE"] [--extra HOSTPROG]...
-#                       [--image busybox|systemd]
+#                       [--image busybox|systemd] [--kernel-out DIR]
 #
 # Builds the variant when needed (kernel/build.sh), makes the guest with the
 # suite's guest scripts (tests/vm/guest/SUITE/*.sh): a busybox initramfs
 # (default) or, with --image systemd, a Debian 12 disk with systemd as PID 1
 # and the project installed (vm-images/systemd-image.sh; needs --build-dir).
+# --kernel-out boots DIR/bzImage with DIR/modules instead of the variant's
+# build (kernel/check-series.sh uses it for each prefix of the series).
 # Boots it (vm-images/run-qemu.sh) and turns the guest's report into TAP: every
 # `ok`/`not ok` line of the guest renumbered, then the host's own checks:
 #   - the guest ran every script to the end (no timeout, no panic, no death);
@@ -25,7 +27,7 @@ top=$(cd "$here/../.." && pwd)
 suite=${1:?usage: harness.sh SUITE VARIANT [--build-dir DIR] [...]}
 variant=${2:?usage: harness.sh SUITE VARIANT [--build-dir DIR] [...]}
 shift 2
-build_dir='' timeout=${SLEEB_VM_TIMEOUT:-900} append='' image=busybox
+build_dir='' timeout=${SLEEB_VM_TIMEOUT:-900} append='' image=busybox kout=''
 extras=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -34,6 +36,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift ;;
 	--extra) extras+=(--extra "$2"); shift ;;
 	--image) image=$2; shift ;;
+	--kernel-out) kout=$(cd "$2" && pwd); shift ;;
 	*) echo "harness.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -56,17 +59,19 @@ mkdir -p "$logdir"
 echo "TAP version 13"
 bail() { echo "Bail out! $*"; exit 1; }
 
-"$top/kernel/build.sh" "$variant" 2>"$logdir/kernel-build.log" ||
-	{ sed 's/^/# /' "$logdir/kernel-build.log"; bail "kernel variant $variant did not build"; }
-kout=$("$top/kernel/build.sh" --out "$variant")
+if [ -z "$kout" ]; then
+	"$top/kernel/build.sh" "$variant" 2>"$logdir/kernel-build.log" ||
+		{ sed 's/^/# /' "$logdir/kernel-build.log"; bail "kernel variant $variant did not build"; }
+	kout=$("$top/kernel/build.sh" --out "$variant")
+fi
 if [ "$image" = systemd ]; then
 	echo "# making the systemd guest's disk (Debian 12; the first run debootstraps it, a few minutes)"
-	"$top/vm-images/systemd-image.sh" --variant "$variant" --out "$logdir/root.ext4" \
+	"$top/vm-images/systemd-image.sh" --variant "$variant" --kernel-out "$kout" --out "$logdir/root.ext4" \
 		--build-dir "$build_dir" 2>"$logdir/image.log" ||
 		{ sed 's/^/# /' "$logdir/image.log"; bail "systemd guest image for $suite did not build"; }
 	guest=(--disk "$logdir/root.ext4")
 else
-	"$top/vm-images/busybox-initramfs.sh" --variant "$variant" --out "$logdir/initramfs.cpio.gz" \
+	"$top/vm-images/busybox-initramfs.sh" --variant "$variant" --kernel-out "$kout" --out "$logdir/initramfs.cpio.gz" \
 		${build_dir:+--build-dir "$build_dir"} ${extras[@]+"${extras[@]}"} 2>"$logdir/initramfs.log" ||
 		{ sed 's/^/# /' "$logdir/initramfs.log"; bail "initramfs for $suite did not build"; }
 	guest=(--initrd "$logdir/initramfs.cpio.gz")

@@ -10,22 +10,12 @@
  * timeout (the line then says "timeout ..."), 2 on usage/socket errors.
  */
 #include <fcntl.h>
-#include <linux/netlink.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
+#include "uevent-socket.h"
 
 static void read_attr(const char *path, char *out, size_t len)
 {
@@ -45,9 +35,9 @@ static void read_attr(const char *path, char *out, size_t len)
 
 int main(int argc, char **argv)
 {
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
-	char buf[8192], want[512], path[512], val[64] = "";
+	char want[512], path[512], val[64] = "";
 	long long end, t0 = -1;
+	struct uevent ev;
 	int fd;
 
 	if (argc != 5) {
@@ -56,54 +46,32 @@ int main(int argc, char **argv)
 	}
 	snprintf(want, sizeof(want), "/kernel/slab/%s", argv[1]);
 	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/%s", argv[1], argv[2]);
-	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+	fd = uevent_open();
+	if (fd < 0) {
 		perror("uevent-latency: socket");
 		return 2;
 	}
 	printf("ready\n");
 	fflush(stdout);
-	end = now_us() + atol(argv[4]) * 1000000LL;
-	while (t0 < 0 && now_us() < end) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		struct sockaddr_nl from;
-		struct iovec iov = { buf, sizeof(buf) - 1 };
-		struct msghdr msg = { .msg_name = &from, .msg_namelen = sizeof(from),
-				      .msg_iov = &iov, .msg_iovlen = 1 };
-		const char *action = NULL, *devpath = NULL, *subsys = NULL;
-		ssize_t len;
-
-		if (poll(&p, 1, (int)((end - now_us()) / 1000) + 1) <= 0)
-			continue;
-		len = recvmsg(fd, &msg, 0);
-		if (len <= 0 || from.nl_pid != 0)
-			continue;
-		buf[len] = '\0';
-		for (char *s = buf; s < buf + len; s += strlen(s) + 1) {
-			if (!strncmp(s, "ACTION=", 7))
-				action = s + 7;
-			else if (!strncmp(s, "DEVPATH=", 8))
-				devpath = s + 8;
-			else if (!strncmp(s, "SUBSYSTEM=", 10))
-				subsys = s + 10;
-		}
-		if (action && devpath && subsys && !strcmp(subsys, "slab") &&
-		    !strcmp(action, "add") && !strcmp(devpath, want))
-			t0 = now_us();
+	end = uevent_now_us() + atol(argv[4]) * 1000000LL;
+	while (t0 < 0 && uevent_next(fd, end, &ev)) {
+		if (ev.action && ev.devpath && ev.subsystem && !strcmp(ev.subsystem, "slab") &&
+		    !strcmp(ev.action, "add") && !strcmp(ev.devpath, want))
+			t0 = uevent_now_us();
 	}
 	close(fd);
 	if (t0 < 0) {
 		printf("timeout: no KOBJ_ADD for %s\n", argv[1]);
 		return 1;
 	}
-	while (now_us() < end) {
+	while (uevent_now_us() < end) {
 		read_attr(path, val, sizeof(val));
 		if (!strcmp(val, argv[3])) {
-			printf("latency_us %lld last=%s\n", now_us() - t0, val);
+			printf("latency_us %lld last=%s\n", uevent_now_us() - t0, val);
 			return 0;
 		}
 		usleep(200);
 	}
-	printf("timeout: %s still '%s' %lld us after the uevent\n", path, val, now_us() - t0);
+	printf("timeout: %s still '%s' %lld us after the uevent\n", path, val, uevent_now_us() - t0);
 	return 1;
 }
