@@ -9,8 +9,8 @@
 void sleeb_autotune_params_init(struct sleeb_autotune_params *p)
 {
 	*p = (struct sleeb_autotune_params) {
-		.high_mark = SLEEB_AUTOTUNE_HIGH_MARK,
-		.low_mark = SLEEB_AUTOTUNE_LOW_MARK,
+		.grow_rate = SLEEB_AUTOTUNE_GROW_RATE,
+		.idle_flow = SLEEB_AUTOTUNE_IDLE_FLOW,
 		.grow_after = SLEEB_AUTOTUNE_GROW_AFTER,
 		.shrink_after = SLEEB_AUTOTUNE_SHRINK_AFTER,
 		.cooldown = SLEEB_AUTOTUNE_COOLDOWN,
@@ -87,6 +87,7 @@ static void change(const struct sleeb_autotune_params *p, struct sleeb_autotune_
 static void decide_one(const struct sleeb_autotune_params *p, struct sleeb_autotune_cache *c)
 {
 	uint32_t q = c->cur.v[SLEEB_TUNABLE_QUEUE];
+	double flow;
 
 	c->action = SLEEB_AUTOTUNE_KEEP;
 	c->next = c->cur;
@@ -116,43 +117,59 @@ static void decide_one(const struct sleeb_autotune_params *p, struct sleeb_autot
 		keep(c, "no rate this interval");
 		return;
 	}
-	if (c->rate > p->high_mark) {
+	/* Objects through the slow path: each refill or drain moves a batch. */
+	flow = c->rate_is_flow ? c->rate : c->rate * c->cur.v[SLEEB_TUNABLE_BATCH];
+	if (c->rate > p->grow_rate) {
 		c->state.below = 0;
 		c->state.above++;
 		if (c->state.above < p->grow_after) {
-			keep(c, "above high mark for %u intervals (rate %.0f/s/cpu > %.0f)", c->state.above, c->rate,
-			     p->high_mark);
+			keep(c, "rate %.0f/s/cpu above %.0f for %u of %u intervals", c->rate, p->grow_rate,
+			     c->state.above, p->grow_after);
 			return;
 		}
 		if (q >= c->max) {
-			keep(c, "at AutoTuneMax=%u (rate %.0f/s/cpu > %.0f)", c->max, c->rate, p->high_mark);
+			keep(c, "at AutoTuneMax=%u (rate %.0f/s/cpu above %.0f)", c->max, c->rate, p->grow_rate);
 			return;
 		}
 		change(p, c, SLEEB_AUTOTUNE_GROW, q > c->max / 2 ? c->max : q * 2);
 		snprintf(c->reason, sizeof(c->reason), "rate %.0f/s/cpu above %.0f for %u intervals", c->rate,
-			 p->high_mark, p->grow_after);
+			 p->grow_rate, p->grow_after);
 		return;
 	}
-	if (c->rate < p->low_mark) {
+	/*
+	 * A queue that allocations and frees keep balanced needs no refill
+	 * or drain at all, so a busy cache can show no flow. What tells it
+	 * from an idle one is the reaper: it keeps finding objects in the
+	 * busy cache's queues, while an idle cache's are soon empty.
+	 */
+	if (flow < p->idle_flow && c->reaped > 0) {
+		c->state.above = c->state.below = 0;
+		keep(c, "in use, queues balanced (flow %.0f objects/s/cpu, reaper took %.0f objects/s/cpu)", flow,
+		     c->reaped);
+		return;
+	}
+	/* Not hot: idle only if few objects flow, however rarely it refills. */
+	if (flow < p->idle_flow) {
 		c->state.above = 0;
 		c->state.below++;
 		if (c->state.below < p->shrink_after) {
-			keep(c, "below low mark for %u intervals (rate %.0f/s/cpu < %.0f)", c->state.below, c->rate,
-			     p->low_mark);
+			keep(c, "flow %.0f objects/s/cpu below %.0f for %u of %u intervals", flow, p->idle_flow,
+			     c->state.below, p->shrink_after);
 			return;
 		}
 		if (q <= c->min) {
-			keep(c, "at AutoTuneMin=%u (rate %.0f/s/cpu < %.0f)", c->min, c->rate, p->low_mark);
+			keep(c, "at AutoTuneMin=%u (flow %.0f objects/s/cpu below %.0f)", c->min, flow, p->idle_flow);
 			return;
 		}
 		change(p, c, SLEEB_AUTOTUNE_SHRINK, q / 2 < c->min ? c->min : q / 2);
-		snprintf(c->reason, sizeof(c->reason), "rate %.0f/s/cpu below %.0f for %u intervals", c->rate,
-			 p->low_mark, p->shrink_after);
+		snprintf(c->reason, sizeof(c->reason), "flow %.0f objects/s/cpu below %.0f for %u intervals", flow,
+			 p->idle_flow, p->shrink_after);
 		return;
 	}
-	/* Between the marks: the hysteresis band, nothing accumulates. */
+	/* Not hot, not idle: the hysteresis band, nothing accumulates. */
 	c->state.above = c->state.below = 0;
-	keep(c, "between marks (rate %.0f/s/cpu)", c->rate);
+	keep(c, "in use (rate %.0f/s/cpu <= %.0f, flow %.0f objects/s/cpu >= %.0f)", c->rate, p->grow_rate, flow,
+	     p->idle_flow);
 }
 
 void sleeb_autotune_decide(const struct sleeb_autotune_params *p, struct sleeb_autotune_cache *caches, size_t n)

@@ -12,12 +12,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "sleeb/autotune.h"
 #include "sleeb/match.h"
 #include "sleeb/parse.h"
 #include "sleeb/policy.h"
@@ -841,11 +843,46 @@ struct daemon_ctx {
 	bool in_daemon;
 };
 
+/*
+ * The auto-tuning numbers: whole numbers in a range, an empty value puts
+ * the default back. Units are in sleebd.conf(5); the reasoning behind the
+ * defaults is in autotune.h.
+ */
+static const struct daemon_number {
+	const char *key;
+	uint64_t min, max, def;
+	size_t value, origin;           /* offsets into struct sleeb_daemon_config */
+} daemon_numbers[] = {
+#define NUMBER(key, min, max, def, field)                                                              \
+	{ key, min, max, def, offsetof(struct sleeb_daemon_config, field),                             \
+	  offsetof(struct sleeb_daemon_config, field##_origin) }
+	NUMBER("AutoTuneGrowRate", 1, SLEEB_AUTOTUNE_RATE_MAX, SLEEB_AUTOTUNE_GROW_RATE, autotune_grow_rate),
+	NUMBER("AutoTuneIdleFlow", 0, SLEEB_AUTOTUNE_RATE_MAX, SLEEB_AUTOTUNE_IDLE_FLOW, autotune_idle_flow),
+	NUMBER("AutoTuneGrowAfter", 1, SLEEB_AUTOTUNE_INTERVALS_MAX, SLEEB_AUTOTUNE_GROW_AFTER,
+	       autotune_grow_after),
+	NUMBER("AutoTuneShrinkAfter", 1, SLEEB_AUTOTUNE_INTERVALS_MAX, SLEEB_AUTOTUNE_SHRINK_AFTER,
+	       autotune_shrink_after),
+	NUMBER("AutoTuneCooldown", 0, SLEEB_AUTOTUNE_INTERVALS_MAX, SLEEB_AUTOTUNE_COOLDOWN, autotune_cooldown),
+#undef NUMBER
+};
+
+static uint64_t *number_value(struct sleeb_daemon_config *c, const struct daemon_number *n)
+{
+	return (uint64_t *) (void *) ((char *) c + n->value);
+}
+
+static struct sleeb_origin *number_origin(struct sleeb_daemon_config *c, const struct daemon_number *n)
+{
+	return (struct sleeb_origin *) (void *) ((char *) c + n->origin);
+}
+
 void sleeb_daemon_config_init(struct sleeb_daemon_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->interval_usec = SLEEB_DEFAULT_INTERVAL_USEC;
 	c->rollback = true;
+	for (size_t i = 0; i < sizeof(daemon_numbers) / sizeof(daemon_numbers[0]); i++)
+		*number_value(c, &daemon_numbers[i]) = daemon_numbers[i].def;
 }
 
 void sleeb_daemon_config_done(struct sleeb_daemon_config *c)
@@ -942,6 +979,25 @@ static int daemon_key(void *userdata, const char *file, unsigned line, const cha
 		c->prometheus_origin = o;
 		return 0;
 	}
+	for (size_t i = 0; i < sizeof(daemon_numbers) / sizeof(daemon_numbers[0]); i++) {
+		const struct daemon_number *n = &daemon_numbers[i];
+		uint64_t v = n->def;
+		int r;
+
+		if (strcmp(key, n->key) != 0)
+			continue;
+		if (*value != '\0') {
+			r = sleeb_parse_u64(value, &v);
+			if (r == -EINVAL)
+				return bad_value(d->diag, d->file, line, "%s=%s: not a number", key, value);
+			if (r < 0 || v < n->min || v > n->max)
+				return bad_value(d->diag, d->file, line, "%s=%s: out of range (%llu..%llu)", key, value,
+						 (unsigned long long) n->min, (unsigned long long) n->max);
+		}
+		*number_value(c, n) = v;
+		*number_origin(c, n) = o;
+		return 0;
+	}
 	return bad_value(d->diag, d->file, line, "unknown key '%s' in [Daemon]", key);
 }
 
@@ -1020,7 +1076,37 @@ int sleeb_daemon_config_load(struct sleeb_daemon_config *c, const char *root, st
 			ret = -EINVAL;
 	}
 	sleeb_strv_free(files);
+	if (ret != -ENOMEM) {
+		r = sleeb_daemon_config_check(c, diag);
+		if (r == -ENOMEM || (r < 0 && ret == 0))
+			ret = r;
+	}
 	return ret;
+}
+
+int sleeb_daemon_config_check(const struct sleeb_daemon_config *c, struct sleeb_diag *diag)
+{
+	const struct sleeb_origin *idle = &c->autotune_idle_flow_origin, *grow = &c->autotune_grow_rate_origin;
+	unsigned long long f = c->autotune_idle_flow, g = c->autotune_grow_rate;
+	int r;
+
+	if (f <= g)
+		return 0;
+	/* Blame the key that was set; name where the other one came from. */
+	if (idle->file && grow->file)
+		r = sleeb_diag_add(diag, idle->file, idle->line,
+				   "AutoTuneIdleFlow=%llu is above AutoTuneGrowRate=%llu (%s:%u): a shrink could "
+				   "push a steady load back over the grow rate", f, g, grow->file, grow->line);
+	else if (idle->file)
+		r = sleeb_diag_add(diag, idle->file, idle->line,
+				   "AutoTuneIdleFlow=%llu is above AutoTuneGrowRate=%llu (the default): a shrink "
+				   "could push a steady load back over the grow rate", f, g);
+	else
+		r = sleeb_diag_add(diag, grow->file ? grow->file : "sleebd.conf", grow->line,
+				   "AutoTuneGrowRate=%llu is below AutoTuneIdleFlow=%llu (the default): a shrink "
+				   "could push a steady load back over the grow rate; lower AutoTuneIdleFlow= too",
+				   g, f);
+	return r < 0 ? r : -EINVAL;
 }
 
 uint64_t sleeb_daemon_config_budget(const struct sleeb_daemon_config *c, uint64_t memtotal_bytes)

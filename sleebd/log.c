@@ -54,7 +54,7 @@ static void format_values(char *buf, size_t len, const struct sleeb_tunables *t)
 }
 
 void log_change(const char *cache, const struct sleeb_tunables *old, const struct sleeb_tunables *new,
-		const char *reason, bool dry_run)
+		const char *kind, const char *reason, bool dry_run)
 {
 	char o[48], n[48];
 
@@ -64,7 +64,8 @@ void log_change(const char *cache, const struct sleeb_tunables *old, const struc
 	if (use_journal)
 		sd_journal_send("MESSAGE=%s%s: queue/batch/shared %s -> %s (%s)", dry_run ? "dry run: " : "",
 				cache, o, n, reason, "PRIORITY=%i", LOG_NOTICE, "CACHE=%s", cache, "OLD=%s", o,
-				"NEW=%s", n, "REASON=%s", reason, "SLEEB_DRY_RUN=%i", dry_run, NULL);
+				"NEW=%s", n, "DECISION=%s", kind, "REASON=%s", reason, "SLEEB_DRY_RUN=%i", dry_run,
+				NULL);
 	else if (LOG_NOTICE <= max_level)
 		fprintf(stderr, "sleebd: %s%s: queue/batch/shared %s -> %s (%s)\n", dry_run ? "dry run: " : "",
 			cache, o, n, reason);

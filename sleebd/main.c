@@ -106,6 +106,8 @@ static int run(int argc, char *argv[])
 
 	if (o.once) {
 		r = manager_apply_policy(m, true, "once");
+		/* Left in place for node_exporter, as a cron job's would be. */
+		manager_write_textfile(m);
 		if (r == 0 && m->monitor_only)
 			log_notice("monitor-only: nothing applied");
 		/* Boot scripts need to know when part of the policy failed. */

@@ -9,16 +9,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "manager.h"
 #include "sleeb/match.h"
 #include "sleeb/meminfo.h"
+#include "sleeb/parse.h"
+
+static const char *const decision_reasons[_DECISION_MAX] = {
+	[DECISION_POLICY] = "policy",
+	[DECISION_UNMATCHED] = "unmatched",
+	[DECISION_AUTOTUNE_GROW] = "autotune-grow",
+	[DECISION_AUTOTUNE_SHRINK] = "autotune-shrink",
+};
+
+const char *decision_reason_to_string(enum decision_reason r)
+{
+	if ((unsigned) r >= _DECISION_MAX)
+		return NULL;
+	return decision_reasons[r];
+}
 
 static bool tunables_equal(const struct sleeb_tunables *a, const struct sleeb_tunables *b)
 {
 	return memcmp(a->v, b->v, sizeof(a->v)) == 0;
+}
+
+/*
+ * Every decision to change a cache while sleebd runs goes through here:
+ * one journal entry with REASON=, one count in
+ * sleeb_decisions_total{reason=...}.
+ */
+static void decision(Manager *m, const char *cache, const struct sleeb_tunables *old,
+		     const struct sleeb_tunables *new, enum decision_reason kind, const char *reason)
+{
+	m->n_decisions[kind]++;
+	log_change(cache, old, new, decision_reason_to_string(kind), reason, m->opts.dry_run);
 }
 
 static struct cache *cache_find(Manager *m, const char *name)
@@ -76,7 +104,8 @@ static void state_commit(Manager *m)
  * vanished: that is not an error), or the kernel's -errno after logging
  * it once per cache.
  */
-static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables *target, const char *reason)
+static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables *target,
+		       enum decision_reason kind, const char *reason)
 {
 	struct sleeb_error err = { 0 };
 	int r;
@@ -86,7 +115,7 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 		return 0;
 
 	if (m->opts.dry_run) {
-		log_change(c->name, &c->cur, target, reason, true);
+		decision(m, c->name, &c->cur, target, kind, reason);
 		return 0;
 	}
 
@@ -110,7 +139,7 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 		snprintf(c->last_reason, sizeof(c->last_reason), "write failed: %s", err.msg);
 		return r;
 	}
-	log_change(c->name, &c->cur, target, reason, false);
+	decision(m, c->name, &c->cur, target, kind, reason);
 	c->cur = *target;
 	c->warned = false;
 	m->n_changes++;
@@ -162,7 +191,8 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 		/* Changed by an earlier policy that no longer applies: put
 		 * the original back. */
 		target = orig->orig;
-		r = cache_write(m, c, &target, "no longer matched by any policy: original restored");
+		r = cache_write(m, c, &target, DECISION_UNMATCHED,
+				"no longer matched by any policy: original restored");
 		if (r == 0 && !m->opts.dry_run && sleeb_state_forget(&m->state, c->name) > 0)
 			state_commit(m);
 		return r;
@@ -208,14 +238,34 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 		snprintf(reason, sizeof(reason), "%s, policy %s:%u", why, o->file, o->line);
 	else
 		snprintf(reason, sizeof(reason), "%s, policy", why);
-	return cache_write(m, c, &target, reason);
+	return cache_write(m, c, &target, DECISION_POLICY, reason);
 }
 
-static void refresh_from(struct cache *c, const struct sleeb_cache *sc)
+static void refresh_tunables(struct cache *c, const struct sleeb_cache *sc)
 {
 	c->object_size = sc->si.objsize;
 	c->has_queues = sc->has_queues;
 	c->cur = sc->tunables;
+}
+
+/* The same from a full scan, which also has slabinfo and queue_stats. */
+static void refresh_from(struct cache *c, const struct sleeb_cache *sc)
+{
+	refresh_tunables(c, sc);
+	c->has_slabinfo = true;
+	c->active_objs = sc->si.active_objs;
+	c->num_objs = sc->si.num_objs;
+	c->slab_bytes = sleeb_cache_memory(sc);
+	c->has_stats = sc->has_stats;
+	c->stats = sc->stats;
+}
+
+static uint64_t now_realtime_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t) ts.tv_sec * SLEEB_USEC_PER_SEC + (uint64_t) ts.tv_nsec / 1000;
 }
 
 /*
@@ -255,6 +305,7 @@ static void set_monitor_only(Manager *m, bool on)
 int manager_apply_policy(Manager *m, bool all, const char *reason)
 {
 	struct sleeb_cache_set set;
+	unsigned failures = m->n_failures;
 	int r, ret = 0;
 
 	r = load_set(m, &set);
@@ -299,6 +350,8 @@ int manager_apply_policy(Manager *m, bool all, const char *reason)
 		cache_remove(m, c);
 	}
 	sleeb_cache_set_free(&set);
+	if (ret == 0 && m->n_failures == failures && !m->monitor_only && !m->opts.dry_run)
+		m->last_apply_usec = now_realtime_usec();
 	return ret;
 }
 
@@ -379,7 +432,8 @@ int manager_apply_cache(Manager *m, const char *name, const char *reason)
 	if (!c)
 		return log_error_errno(-ENOMEM, "out of memory");
 	c->seen = true;
-	refresh_from(c, &one);
+	/* Tunables only: the slabinfo numbers come with the next rescan. */
+	refresh_tunables(c, &one);
 	if (m->monitor_only || !one.has_queues)
 		return 0;
 	return cache_apply_policy(m, c, &one, reason);
@@ -424,7 +478,13 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 	if (r < 0)
 		return r;
 	refresh_memtotal(m);
+	/* The marks from sleebd.conf; a reload takes effect at the next interval. */
 	sleeb_autotune_params_init(&p);
+	p.grow_rate = (double) m->config.autotune_grow_rate;
+	p.idle_flow = (double) m->config.autotune_idle_flow;
+	p.grow_after = (unsigned) m->config.autotune_grow_after;
+	p.shrink_after = (unsigned) m->config.autotune_shrink_after;
+	p.cooldown = (unsigned) m->config.autotune_cooldown;
 	p.ncpus = m->ncpus;
 	p.nnodes = m->nnodes;
 	p.budget_bytes = sleeb_daemon_config_budget(&m->config, m->memtotal);
@@ -463,13 +523,20 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 		if (sc->has_stats) {
 			/* The real signal: how often the queues ran empty or full. */
 			events = sc->stats.value[SLEEB_QSTAT_ALLOC_REFILL] + sc->stats.value[SLEEB_QSTAT_FREE_DRAIN];
-			if (c->have_prev && c->prev_from_stats)
+			if (c->have_prev && c->prev_from_stats) {
 				in[n].rate = sleeb_autotune_rate(c->prev_events, events, now_usec - c->prev_usec,
 								 m->ncpus);
+				in[n].reaped = sleeb_autotune_rate(c->prev_reaped,
+								   sc->stats.value[SLEEB_QSTAT_REAP_DRAINED],
+								   now_usec - c->prev_usec, m->ncpus);
+			}
+			c->prev_reaped = sc->stats.value[SLEEB_QSTAT_REAP_DRAINED];
 		} else {
 			/* No queue_stats: slabinfo churn (change in active
-			 * objects) is the best proxy left. */
+			 * objects) is the best proxy left, for both the rate
+			 * and, already counted in objects, the flow. */
 			events = sc->si.active_objs;
+			in[n].rate_is_flow = true;
 			if (c->have_prev && !c->prev_from_stats)
 				in[n].rate = sleeb_autotune_churn_rate(c->prev_events, events,
 								       now_usec - c->prev_usec, m->ncpus);
@@ -485,6 +552,7 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 
 	for (size_t i = 0; i < n; i++) {
 		struct cache *c = who[i];
+		bool grow = in[i].action == SLEEB_AUTOTUNE_GROW;
 
 		c->at = in[i].state;
 		if (in[i].action == SLEEB_AUTOTUNE_KEEP) {
@@ -492,9 +560,10 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 			continue;
 		}
 		c->target = in[i].next;
-		(void) cache_write(m, c, &in[i].next, in[i].reason);
-		snprintf(c->last_reason, sizeof(c->last_reason), "auto-tune: %s: %s",
-			 in[i].action == SLEEB_AUTOTUNE_GROW ? "grow" : "shrink", in[i].reason);
+		(void) cache_write(m, c, &in[i].next, grow ? DECISION_AUTOTUNE_GROW : DECISION_AUTOTUNE_SHRINK,
+				   in[i].reason);
+		snprintf(c->last_reason, sizeof(c->last_reason), "auto-tune: %s: %s", grow ? "grow" : "shrink",
+			 in[i].reason);
 	}
 
 	free(in);
@@ -535,8 +604,9 @@ int manager_restore_all(Manager *m)
 				ret = log_error_errno(r, "rollback failed: %s", err.msg);
 				continue;
 			}
+			/* Logged, not counted: the textfile goes away on stop. */
 			if (r == 0)
-				log_change(name, &cur, &orig, "rollback to original", false);
+				log_change(name, &cur, &orig, "rollback", "rollback to original", false);
 		}
 		sleeb_state_forget(&m->state, name);
 	}

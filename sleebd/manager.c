@@ -134,6 +134,7 @@ static int load_all(Manager *m, struct sleeb_daemon_config *cfg, struct sleeb_po
 		*msg = s;
 	}
 	if (r < 0) {
+		m->n_load_errors++;
 		if (diag.n > 0)
 			snprintf(m->policy_note, sizeof(m->policy_note), "%s%s", diag.msgs[0],
 				 diag.n > 1 ? " (and more)" : "");
@@ -197,6 +198,22 @@ void manager_notify_status(Manager *m, const char *extra)
 	(void) sd_notifyf(0, "%s%sSTATUS=%s", extra ? extra : "", extra ? "\n" : "", m->status);
 }
 
+void manager_write_textfile(Manager *m)
+{
+	int r = prometheus_write(m);
+
+	if (r < 0 && !m->prometheus_error_logged)
+		log_error_errno(r, "cannot write %s: %s", m->config.prometheus_textfile, strerror(-r));
+	m->prometheus_error_logged = r < 0;
+}
+
+/* A textfile nobody updates any more must not go on claiming values. */
+static void remove_textfile(const char *path)
+{
+	if (path && unlink(path) < 0 && errno != ENOENT)
+		log_warning("cannot remove %s: %s", path, strerror(errno));
+}
+
 int manager_reload(Manager *m, char **msg)
 {
 	struct sleeb_daemon_config cfg;
@@ -213,8 +230,12 @@ int manager_reload(Manager *m, char **msg)
 	if (r < 0) {
 		log_error("policy reload refused; the old policy stays in force");
 		manager_notify_status(m, "READY=1");
+		manager_write_textfile(m);
 		return r;
 	}
+	if (m->config.prometheus_textfile &&
+	    (!cfg.prometheus_textfile || strcmp(cfg.prometheus_textfile, m->config.prometheus_textfile) != 0))
+		remove_textfile(m->config.prometheus_textfile);
 	sleeb_daemon_config_done(&m->config);
 	sleeb_policy_done(&m->policy);
 	m->config = cfg;
@@ -225,6 +246,7 @@ int manager_reload(Manager *m, char **msg)
 
 	(void) manager_apply_policy(m, true, "reload");
 	manager_notify_status(m, "READY=1");
+	manager_write_textfile(m);
 	return 0;
 }
 
@@ -257,22 +279,19 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, voi
 			(void) sleeb_state_save(&m->state, &err);
 		}
 	}
+	remove_textfile(m->config.prometheus_textfile);
 	return sd_event_exit(sd_event_source_get_event(s), 0);
 }
 
 static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	Manager *m = userdata;
-	int r;
 
 	/* Rescan first: kernels without the uevent only show new caches here. */
 	(void) manager_apply_policy(m, false, "rescan");
 	(void) manager_autotune(m, usec);
 	manager_notify_status(m, NULL);
-	r = prometheus_write(m);
-	if (r < 0 && !m->prometheus_error_logged)
-		log_error_errno(r, "cannot write %s: %s", m->config.prometheus_textfile, strerror(-r));
-	m->prometheus_error_logged = r < 0;
+	manager_write_textfile(m);
 
 	(void) sd_event_source_set_time_relative(s, m->config.interval_usec);
 	return sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
@@ -322,6 +341,7 @@ int manager_start(Manager *m)
 	if (r < 0)
 		log_error("initial apply incomplete; retrying at every interval");
 	manager_notify_status(m, "READY=1");
+	manager_write_textfile(m);
 	log_info("%s", m->status);
 	return 0;
 }
@@ -380,6 +400,13 @@ int manager_status_text(Manager *m, char **ret)
 		appendf(&s, &len, "%llu bytes\n", (unsigned long long) m->config.max_queued_bytes);
 	else
 		appendf(&s, &len, "unlimited\n");
+	appendf(&s, &len,
+		"Auto-tune: grow above %llu refills+drains/s/cpu for %llu intervals, shrink below %llu "
+		"objects/s/cpu for %llu, cooldown %llu\n",
+		(unsigned long long) m->config.autotune_grow_rate, (unsigned long long) m->config.autotune_grow_after,
+		(unsigned long long) m->config.autotune_idle_flow,
+		(unsigned long long) m->config.autotune_shrink_after,
+		(unsigned long long) m->config.autotune_cooldown);
 	appendf(&s, &len, "Policy files:\n");
 	for (size_t i = 0; i < m->policy.n_files; i++)
 		appendf(&s, &len, "  %s\n", m->policy.files[i]);

@@ -33,12 +33,37 @@ struct cache {
 	struct sleeb_autotune_state at;
 	uint64_t prev_events;           /* alloc_refill + free_drain, or active_objs */
 	uint64_t prev_usec;
+	uint64_t prev_reaped;           /* queue_stats reap_drained */
 	bool have_prev;
 	bool prev_from_stats;           /* prev_events came from queue_stats */
 	bool warned;                    /* EINVAL/EPERM logged once */
 	bool seen;                      /* in the last scan */
 	char last_reason[640];          /* last decision, for sleebctl status */
+
+	/* From the last full scan, for the Prometheus textfile. */
+	bool has_slabinfo;              /* the two lines below are set */
+	uint64_t active_objs, num_objs; /* /proc/slabinfo */
+	uint64_t slab_bytes;            /* num_slabs x pagesperslab x page size */
+	bool has_stats;                 /* queue_stats was read */
+	struct sleeb_queue_stats stats;
 };
+
+/*
+ * Why sleebd changed a cache's tunables: the reason= label of
+ * sleeb_decisions_total. Every decision is one log_change() (journal
+ * REASON=) and is counted in one place, manager-apply.c:decision(). The
+ * rollback on stop is logged but not counted (the textfile is removed).
+ */
+enum decision_reason {
+	DECISION_POLICY,                /* static policy (start, reload, new cache) */
+	DECISION_UNMATCHED,             /* no policy matches any more: original back */
+	DECISION_AUTOTUNE_GROW,
+	DECISION_AUTOTUNE_SHRINK,
+	_DECISION_MAX,
+};
+
+/* "policy", "unmatched", "autotune-grow", ...; NULL when out of range. */
+const char *decision_reason_to_string(enum decision_reason r);
 
 struct options {
 	const char *root;               /* NULL: / */
@@ -78,6 +103,9 @@ typedef struct Manager {
 	char policy_note[256];          /* why a reload was refused, or "" */
 	unsigned n_changes;
 	unsigned n_failures;            /* writes refused, policies invalid for a cache */
+	uint64_t n_decisions[_DECISION_MAX];    /* changes decided (also in dry run) */
+	uint64_t n_load_errors;         /* config or policy loads refused */
+	uint64_t last_apply_usec;       /* CLOCK_REALTIME of the last clean pass; 0: none */
 } Manager;
 
 /* Allocates a manager for opts. Returns 0 or -ENOMEM. */
@@ -109,12 +137,17 @@ int manager_reload(Manager *m, char **msg);
 /* Writes the current status report (sleebctl status) into a malloc'd string. */
 int manager_status_text(Manager *m, char **ret);
 
+/* Rewrites PrometheusTextfile= (if set); a failure is logged once per streak. */
+void manager_write_textfile(Manager *m);
+
 /* ---- manager-apply.c ---- */
 
 /*
  * Lists the caches and applies the static policy to every one (all: true)
  * or only to caches not seen before (all: false). Returns 0, or -errno
- * when the slab directory cannot be listed.
+ * when the slab directory cannot be listed. A pass in which nothing
+ * failed (and something could be written: not monitor-only, not dry run)
+ * sets last_apply_usec.
  */
 int manager_apply_policy(Manager *m, bool all, const char *reason);
 

@@ -48,15 +48,15 @@ log=$build/vm-logs/demo-sleeb
 set +e
 tests/vm/harness.sh demo sleeb --build-dir "$build" --image systemd >"$build/demo.tap" &
 harness=$!
-# Follow the guest's report as it comes (the harness starts it afresh).
+# Follow the guest's report as it comes (the harness starts it afresh);
+# tail stops by itself when the harness is done.
 sleep 2
-tail -n +1 -F "$log/tap.log" 2>/dev/null | sed -u -n 's/^# \{0,1\}//p' | grep --line-buffered -v '^running ' &
+tail -n +1 -F --pid=$harness "$log/tap.log" 2>/dev/null | sed -u -n 's/^# \{0,1\}//p' |
+	grep --line-buffered -v '^running ' &
 follow=$!
 wait $harness
 rc=$?
-sleep 1
-kill $follow 2>/dev/null
-wait $follow 2>/dev/null
+wait $follow
 set -e
 step "result"
 grep -E '^(not )?ok|^Bail' "$build/demo.tap"

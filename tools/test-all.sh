@@ -13,6 +13,10 @@ cd "$top"
 
 tools/install-deps.sh
 kernel/build.sh all
+# The systemd guest's Debian tree (cached); its promtool also checks the
+# Prometheus textfile in the host unit tests.
+rootfs=$(vm-images/debian-rootfs.sh)
+export SLEEB_PROMTOOL=$rootfs/usr/bin/promtool
 if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" -Db_sanitize=address,undefined -Db_lundef=false
 fi

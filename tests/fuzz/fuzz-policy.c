@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sleeb/autotune.h"
 #include "sleeb/policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -50,7 +51,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sleeb_diag_done(&diag);
 
 	sleeb_daemon_config_init(&cfg);
-	(void) sleeb_daemon_config_load_buffer(&cfg, "fuzz.conf", (const char *) data, size, &diag);
+	r = sleeb_daemon_config_load_buffer(&cfg, "fuzz.conf", (const char *) data, size, &diag);
+	if (r < 0 && r != -EINVAL && r != -ENOMEM)
+		abort();
+	/* The auto-tune numbers stay in their ranges, whatever parsed. */
+	if (cfg.autotune_grow_rate < 1 || cfg.autotune_grow_rate > SLEEB_AUTOTUNE_RATE_MAX ||
+	    cfg.autotune_idle_flow > SLEEB_AUTOTUNE_RATE_MAX || cfg.autotune_grow_after < 1 ||
+	    cfg.autotune_grow_after > SLEEB_AUTOTUNE_INTERVALS_MAX || cfg.autotune_shrink_after < 1 ||
+	    cfg.autotune_shrink_after > SLEEB_AUTOTUNE_INTERVALS_MAX ||
+	    cfg.autotune_cooldown > SLEEB_AUTOTUNE_INTERVALS_MAX)
+		abort();
+	/* The cross-file rules either pass or blame a line of this file. */
+	r = sleeb_daemon_config_check(&cfg, &diag);
+	if ((r == 0) != (cfg.autotune_idle_flow <= cfg.autotune_grow_rate) && r != -ENOMEM)
+		abort();
+	for (size_t i = 0; i < diag.n; i++)
+		if (strncmp(diag.msgs[i], "fuzz.conf:", 10) != 0)
+			abort();
 	sleeb_daemon_config_done(&cfg);
 	sleeb_diag_done(&diag);
 	return 0;

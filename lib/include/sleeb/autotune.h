@@ -5,24 +5,40 @@
  * Auto-tuning decisions: pure logic, no I/O. The daemon measures, this
  * file decides, the daemon writes.
  *
- * Two marks and a cooldown so load oscillating around one mark never
- * flaps: grow x2 only after the rate stayed above the high mark for
- * grow_after intervals, shrink /2 only after it stayed below the low mark
- * for shrink_after intervals, and after any change do nothing for
- * cooldown intervals. Growth never crosses AutoTuneMax or the global
- * MaxQueuedMemory budget; shrinking stops at AutoTuneMin.
+ * Two signals, one per direction:
+ *
+ *   rate  refills + drains per second per cpu: how often the queue ran
+ *         empty or full, i.e. how hot the slow path is. The signal for
+ *         growing: a bigger queue makes those events rarer.
+ *   flow  objects moved through the slow path per second per cpu, rate x
+ *         the current batch size. The signal for shrinking: a queue's
+ *         memory is worth giving back only when few objects pass through
+ *         it. The rate alone is not: a busy cache with a big batch refills
+ *         rarely and would look idle (hackbench shrank kmalloc-cg-512 from
+ *         54/27 to 16/8 that way).
+ *
+ * Hysteresis and a cooldown so load oscillating around a mark never
+ * flaps: grow x2 only after the rate stayed above grow_rate for
+ * grow_after intervals, shrink /2 only after the flow stayed below
+ * idle_flow for shrink_after intervals, and after any change do nothing
+ * for cooldown intervals. A shrink keeps the flow and halves the batch,
+ * so it roughly doubles the rate; with idle_flow <= grow_rate (enforced
+ * by the configuration) a shrink cannot push a steady load over the grow
+ * mark. Growth never crosses AutoTuneMax or the global MaxQueuedMemory
+ * budget; shrinking stops at AutoTuneMin.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "sleeb/policy.h"
 
 struct sleeb_autotune_params {
-	double high_mark;       /* refills+drains per second per cpu */
-	double low_mark;
-	unsigned grow_after;    /* K intervals above high_mark */
-	unsigned shrink_after;  /* M intervals below low_mark */
+	double grow_rate;       /* refills+drains per second per cpu (AutoTuneGrowRate=) */
+	double idle_flow;       /* objects per second per cpu (AutoTuneIdleFlow=); 0: never idle */
+	unsigned grow_after;    /* K intervals with the rate above grow_rate */
+	unsigned shrink_after;  /* M intervals with the flow below idle_flow */
 	unsigned cooldown;      /* intervals without change after a change */
 	unsigned ncpus;         /* for the memory estimate */
 	unsigned nnodes;
@@ -30,19 +46,36 @@ struct sleeb_autotune_params {
 	uint64_t other_bytes;   /* queued memory of caches not auto-tuned */
 };
 
-/* Defaults used by sleebd (documented in sleebd.conf(5)). */
-#define SLEEB_AUTOTUNE_HIGH_MARK    1000.0
-#define SLEEB_AUTOTUNE_LOW_MARK     50.0
+/*
+ * Defaults used by sleebd (documented in sleebd.conf(5), where the
+ * [Daemon] keys named above override them).
+ *
+ * SLEEB_AUTOTUNE_IDLE_FLOW: below 200 objects per second per cpu the
+ * slow path costs nothing measurable whatever the queue size (even at
+ * batch 1 that is 200 refills or drains of a few hundred ns each, well
+ * under 0.1% of a cpu), so the queue's memory is worth more than what it
+ * saves. It leaves busy caches alone: at the batch of 27 of a 54-object
+ * queue, fewer than 8 refills+drains per second per cpu look idle. And it
+ * is below the grow rate: after a shrink to batch b the same flow gives a
+ * rate under 200 / b <= 1000, so a shrink cannot bring a steady load back
+ * over the grow mark.
+ */
+#define SLEEB_AUTOTUNE_GROW_RATE    1000
+#define SLEEB_AUTOTUNE_IDLE_FLOW    200
 #define SLEEB_AUTOTUNE_GROW_AFTER   3
 #define SLEEB_AUTOTUNE_SHRINK_AFTER 5
 #define SLEEB_AUTOTUNE_COOLDOWN     5
+
+/* Ranges the configuration accepts. */
+#define SLEEB_AUTOTUNE_RATE_MAX      1000000    /* grow rate 1.., idle flow 0.. */
+#define SLEEB_AUTOTUNE_INTERVALS_MAX 1000       /* grow/shrink after 1.., cooldown 0.. */
 
 void sleeb_autotune_params_init(struct sleeb_autotune_params *p);
 
 /* Per-cache memory that survives between decisions. Zero-initialise. */
 struct sleeb_autotune_state {
-	unsigned above;         /* consecutive intervals above high_mark */
-	unsigned below;         /* consecutive intervals below low_mark */
+	unsigned above;         /* consecutive intervals with the rate above grow_rate */
+	unsigned below;         /* consecutive intervals with the flow below idle_flow */
 	unsigned cooldown;      /* intervals left before another change */
 };
 
@@ -57,7 +90,13 @@ struct sleeb_autotune_cache {
 	uint64_t object_size;
 	struct sleeb_tunables cur;
 	uint32_t min, max;      /* queue bounds, 1 <= min <= max <= 10000 */
-	double rate;            /* < 0: unknown this interval */
+	double rate;            /* refills+drains/s/cpu; < 0: unknown this interval */
+	bool rate_is_flow;      /* rate counts objects already (the slabinfo churn
+				 * fallback): flow = rate, not rate x batch */
+	double reaped;          /* objects/s/cpu the kernel's reaper took from
+				 * queues that were neither refilled nor drained
+				 * since its last pass (queue_stats reap_drained);
+				 * <= 0: none or unknown */
 	/* input and output */
 	struct sleeb_autotune_state state;
 	/* output */

@@ -212,6 +212,191 @@ START_TEST(test_unknown_rate_resets)
 }
 END_TEST
 
+/* The cache from the guest: kmalloc-cg-512 at 54/27 under hackbench. */
+static struct sleeb_autotune_cache hackbench_cache(void)
+{
+	struct sleeb_autotune_cache c = mk(54, 16, 960);
+
+	c.object_size = 512;
+	c.cur = (struct sleeb_tunables) { { 54, 27, 0 } };
+	return c;
+}
+
+START_TEST(test_hackbench_busy_big_batch_kept)
+{
+	struct sleeb_autotune_cache c = hackbench_cache();
+
+	/* 30 refills+drains/s/cpu is below the old refill-rate low mark
+	 * (50), but at batch 27 that is 810 objects/s/cpu: busy, kept. */
+	for (int i = 0; i < 100; i++) {
+		ck_assert_int_eq(step(&c, 1, 30), SLEEB_AUTOTUNE_KEEP);
+		ck_assert_uint_eq(c.state.below, 0);
+	}
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_QUEUE], 54);
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_BATCH], 27);
+	ck_assert_str_eq(c.reason, "in use (rate 30/s/cpu <= 1000, flow 810 objects/s/cpu >= 200)");
+
+	/* Just above the idle flow (8 x 27 = 216) is still in use ... */
+	for (int i = 0; i < 100; i++)
+		ck_assert_int_eq(step(&c, 1, 8), SLEEB_AUTOTUNE_KEEP);
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_QUEUE], 54);
+	/* ... just below it (7 x 27 = 189) is idle. */
+	for (int i = 1; i < (int) P.shrink_after; i++)
+		ck_assert_int_eq(step(&c, 1, 7), SLEEB_AUTOTUNE_KEEP);
+	ck_assert_str_eq(c.reason, "flow 189 objects/s/cpu below 200 for 4 of 5 intervals");
+	ck_assert_int_eq(step(&c, 1, 7), SLEEB_AUTOTUNE_SHRINK);
+	ck_assert_str_eq(c.reason, "flow 189 objects/s/cpu below 200 for 5 intervals");
+}
+END_TEST
+
+START_TEST(test_truly_idle_shrinks)
+{
+	struct sleeb_autotune_cache c = hackbench_cache();
+	int first = -1;
+
+	/* A refill now and then: 0.4 x 27 = 11 objects/s/cpu. */
+	for (int i = 1; i <= (int) P.shrink_after; i++)
+		if (step(&c, 1, 0.4) != SLEEB_AUTOTUNE_KEEP && first < 0)
+			first = i;
+	ck_assert_int_eq(first, (int) P.shrink_after);
+	ck_assert_str_eq(c.reason, "flow 11 objects/s/cpu below 200 for 5 intervals");
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_QUEUE], 27);
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_BATCH], 14);
+
+	/* and on down to the floor, one halving per shrink_after + cooldown */
+	for (int i = 0; i < 100; i++)
+		step(&c, 1, 0);
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_QUEUE], 16);
+	ck_assert_str_eq(c.reason, "at AutoTuneMin=16 (flow 0 objects/s/cpu below 200)");
+}
+END_TEST
+
+/*
+ * Seen in the guest: after growing to 108/54, hackbench's allocations and
+ * frees kept each queue balanced, so no refill or drain happened for many
+ * intervals (flow 0), and the cache was shrunk under full load. The reaper
+ * tells the two apart: it keeps taking objects from a busy cache's
+ * queues, and finds an idle cache's queues empty after a few passes.
+ */
+START_TEST(test_balanced_queue_not_idle)
+{
+	struct sleeb_autotune_cache c = hackbench_cache();
+
+	/* Reaped objects every other interval, as with a 2 s reaper and 1 s
+	 * decisions: never shrunk, however long. */
+	for (int i = 0; i < 100; i++) {
+		c.reaped = i % 2 ? 11 : 0;
+		ck_assert_int_eq(step(&c, 1, 0), SLEEB_AUTOTUNE_KEEP);
+	}
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_QUEUE], 54);
+	c.reaped = 11;
+	step(&c, 1, 0);
+	ck_assert_str_eq(c.reason, "in use, queues balanced (flow 0 objects/s/cpu, reaper took 11 objects/s/cpu)");
+
+	/* The load stops: the reaper empties the queues and finds nothing
+	 * more; then the cache is idle and shrinks after shrink_after. */
+	c.reaped = 0;
+	for (int i = 1; i < (int) P.shrink_after; i++)
+		ck_assert_int_eq(step(&c, 1, 0), SLEEB_AUTOTUNE_KEEP);
+	ck_assert_int_eq(step(&c, 1, 0), SLEEB_AUTOTUNE_SHRINK);
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_QUEUE], 27);
+}
+END_TEST
+
+START_TEST(test_grow_still_by_rate)
+{
+	struct sleeb_autotune_cache c = hackbench_cache();
+
+	/* The slow path is hot: grow, whatever the batch. */
+	ck_assert_int_eq(step(&c, 1, 2000), SLEEB_AUTOTUNE_KEEP);
+	ck_assert_str_eq(c.reason, "rate 2000/s/cpu above 1000 for 1 of 3 intervals");
+	ck_assert_int_eq(step(&c, 1, 2000), SLEEB_AUTOTUNE_KEEP);
+	ck_assert_int_eq(step(&c, 1, 2000), SLEEB_AUTOTUNE_GROW);
+	ck_assert_str_eq(c.reason, "rate 2000/s/cpu above 1000 for 3 intervals");
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_QUEUE], 108);
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_BATCH], 54);
+
+	/* A high object flow alone is not a reason to grow. */
+	c = hackbench_cache();
+	for (int i = 0; i < 50; i++)
+		ck_assert_int_eq(step(&c, 1, 900), SLEEB_AUTOTUNE_KEEP);
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_QUEUE], 54);
+}
+END_TEST
+
+/*
+ * A steady load moves the same objects whatever the queue size, so the
+ * rate is flow / batch. Whatever the flow, the cache settles: it never
+ * shrinks into growing again (idle_flow <= grow_rate), and the last
+ * change is behind it long before the end.
+ */
+START_TEST(test_steady_flow_settles)
+{
+	/* 0, then 1 to about 2.5M objects/s/cpu in steps of 5% */
+	for (double flow = 0; flow < 3e6; flow = flow ? flow * 1.05 : 1) {
+		struct sleeb_autotune_cache c = hackbench_cache();
+		int grows = 0, shrinks = 0, last = -1;
+
+		for (int i = 0; i < 300; i++) {
+			enum sleeb_autotune_action a = step(&c, 1, flow / c.cur.v[SLEEB_TUNABLE_BATCH]);
+
+			grows += a == SLEEB_AUTOTUNE_GROW;
+			shrinks += a == SLEEB_AUTOTUNE_SHRINK;
+			if (a != SLEEB_AUTOTUNE_KEEP)
+				last = i;
+		}
+		ck_assert_msg(grows == 0 || shrinks == 0, "flow %.0f: %d grows and %d shrinks", flow, grows, shrinks);
+		ck_assert_msg(last < 200, "flow %.0f: still changing at interval %d", flow, last);
+		if (flow < P.idle_flow)
+			ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_QUEUE], 16);
+	}
+}
+END_TEST
+
+START_TEST(test_churn_is_flow)
+{
+	struct sleeb_autotune_cache c = hackbench_cache();
+
+	/* Without queue_stats the rate is slabinfo churn, already objects:
+	 * 100 objects/s/cpu is idle, not 100 x 27. */
+	c.rate_is_flow = true;
+	for (int i = 1; i < (int) P.shrink_after; i++)
+		ck_assert_int_eq(step(&c, 1, 100), SLEEB_AUTOTUNE_KEEP);
+	ck_assert_int_eq(step(&c, 1, 100), SLEEB_AUTOTUNE_SHRINK);
+	ck_assert_str_eq(c.reason, "flow 100 objects/s/cpu below 200 for 5 intervals");
+
+	c = hackbench_cache();
+	for (int i = 0; i < 50; i++)
+		ck_assert_int_eq(step(&c, 1, 100), SLEEB_AUTOTUNE_KEEP);
+}
+END_TEST
+
+START_TEST(test_params_from_config)
+{
+	struct sleeb_autotune_cache c = hackbench_cache();
+
+	/* What a slow (emulated) machine would set. */
+	P.grow_rate = 20;
+	P.idle_flow = 10;
+	P.grow_after = 1;
+	P.shrink_after = 2;
+	P.cooldown = 0;
+	ck_assert_int_eq(step(&c, 1, 25), SLEEB_AUTOTUNE_GROW);
+	ck_assert_str_eq(c.reason, "rate 25/s/cpu above 20 for 1 intervals");
+	ck_assert_int_eq(step(&c, 1, 25), SLEEB_AUTOTUNE_GROW);
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_QUEUE], 216);
+	ck_assert_int_eq(step(&c, 1, 0.01), SLEEB_AUTOTUNE_KEEP);
+	ck_assert_int_eq(step(&c, 1, 0.01), SLEEB_AUTOTUNE_SHRINK);
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_QUEUE], 108);
+
+	/* AutoTuneIdleFlow=0: nothing is ever idle. */
+	P.idle_flow = 0;
+	for (int i = 0; i < 50; i++)
+		ck_assert_int_eq(step(&c, 1, 0), SLEEB_AUTOTUNE_KEEP);
+	ck_assert_uint_eq(c.cur.v[SLEEB_TUNABLE_QUEUE], 108);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("autotune");
@@ -228,6 +413,13 @@ int main(void)
 	tcase_add_test(tc, test_shrink_frees_budget_first);
 	tcase_add_test(tc, test_rate);
 	tcase_add_test(tc, test_unknown_rate_resets);
+	tcase_add_test(tc, test_hackbench_busy_big_batch_kept);
+	tcase_add_test(tc, test_truly_idle_shrinks);
+	tcase_add_test(tc, test_balanced_queue_not_idle);
+	tcase_add_test(tc, test_grow_still_by_rate);
+	tcase_add_test(tc, test_steady_flow_settles);
+	tcase_add_test(tc, test_churn_is_flow);
+	tcase_add_test(tc, test_params_from_config);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

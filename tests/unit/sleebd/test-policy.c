@@ -388,6 +388,161 @@ START_TEST(test_daemon_config_errors)
 }
 END_TEST
 
+START_TEST(test_daemon_autotune_keys)
+{
+	struct sleeb_daemon_config c;
+	static const char good[] = "[Daemon]\nAutoTuneGrowRate=20\nAutoTuneIdleFlow=10\nAutoTuneGrowAfter=1\n"
+				   "AutoTuneShrinkAfter=1000\nAutoTuneCooldown=0\n";
+	static const char reset[] = "[Daemon]\nAutoTuneGrowRate=\nAutoTuneCooldown=\n";
+
+	sleeb_daemon_config_init(&c);
+	ck_assert_uint_eq(c.autotune_grow_rate, 1000);
+	ck_assert_uint_eq(c.autotune_idle_flow, 200);
+	ck_assert_uint_eq(c.autotune_grow_after, 3);
+	ck_assert_uint_eq(c.autotune_shrink_after, 5);
+	ck_assert_uint_eq(c.autotune_cooldown, 5);
+	ck_assert_ptr_null(c.autotune_grow_rate_origin.file);
+	ck_assert_int_eq(sleeb_daemon_config_check(&c, &diag), 0);
+
+	ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "d.conf", good, strlen(good), &diag), 0);
+	ck_assert_uint_eq(diag.n, 0);
+	ck_assert_uint_eq(c.autotune_grow_rate, 20);
+	ck_assert_uint_eq(c.autotune_idle_flow, 10);
+	ck_assert_uint_eq(c.autotune_grow_after, 1);
+	ck_assert_uint_eq(c.autotune_shrink_after, 1000);
+	ck_assert_uint_eq(c.autotune_cooldown, 0);
+	ck_assert_str_eq(c.autotune_grow_rate_origin.file, "d.conf");
+	ck_assert_uint_eq(c.autotune_grow_rate_origin.line, 2);
+	ck_assert_uint_eq(c.autotune_cooldown_origin.line, 6);
+	ck_assert_int_eq(sleeb_daemon_config_check(&c, &diag), 0);
+
+	/* empty: back to the default */
+	ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "e.conf", reset, strlen(reset), &diag), 0);
+	ck_assert_uint_eq(c.autotune_grow_rate, 1000);
+	ck_assert_uint_eq(c.autotune_cooldown, 5);
+	ck_assert_uint_eq(c.autotune_idle_flow, 10);
+
+	/* the ends of the ranges */
+	{
+		static const char ends[] = "[Daemon]\nAutoTuneGrowRate=1000000\nAutoTuneIdleFlow=0\n"
+					   "AutoTuneGrowAfter=1000\nAutoTuneShrinkAfter=1\nAutoTuneCooldown=1000\n";
+
+		ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "f.conf", ends, strlen(ends), &diag), 0);
+	}
+	ck_assert_uint_eq(c.autotune_grow_rate, 1000000);
+	ck_assert_uint_eq(c.autotune_idle_flow, 0);
+	ck_assert_uint_eq(c.autotune_grow_after, 1000);
+	ck_assert_uint_eq(c.autotune_shrink_after, 1);
+	ck_assert_uint_eq(c.autotune_cooldown, 1000);
+	ck_assert_uint_eq(diag.n, 0);
+	sleeb_daemon_config_done(&c);
+}
+END_TEST
+
+/* Exactly one diagnostic, exactly want; the value stays at its default. */
+static void daemon_error_exact(const char *text, const char *want)
+{
+	struct sleeb_daemon_config c, def;
+
+	sleeb_diag_done(&diag);
+	sleeb_daemon_config_init(&c);
+	sleeb_daemon_config_init(&def);
+	ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "d.conf", text, strlen(text), &diag), -EINVAL);
+	ck_assert_msg(diag.n == 1 && strcmp(diag.msgs[0], want) == 0, "want '%s', got %zu msgs, first: %s", want,
+		      diag.n, diag.n ? diag.msgs[0] : "-");
+	ck_assert_uint_eq(c.autotune_grow_rate, def.autotune_grow_rate);
+	ck_assert_uint_eq(c.autotune_idle_flow, def.autotune_idle_flow);
+	ck_assert_uint_eq(c.autotune_grow_after, def.autotune_grow_after);
+	ck_assert_uint_eq(c.autotune_shrink_after, def.autotune_shrink_after);
+	ck_assert_uint_eq(c.autotune_cooldown, def.autotune_cooldown);
+	sleeb_daemon_config_done(&c);
+	sleeb_daemon_config_done(&def);
+}
+
+START_TEST(test_daemon_autotune_errors)
+{
+	daemon_error_exact("[Daemon]\nAutoTuneGrowRate=0\n", "d.conf:2: AutoTuneGrowRate=0: out of range (1..1000000)");
+	daemon_error_exact("[Daemon]\n\nAutoTuneGrowRate=1000001\n",
+			   "d.conf:3: AutoTuneGrowRate=1000001: out of range (1..1000000)");
+	daemon_error_exact("[Daemon]\nAutoTuneGrowRate=fast\n", "d.conf:2: AutoTuneGrowRate=fast: not a number");
+	daemon_error_exact("[Daemon]\nAutoTuneGrowRate=12.5\n", "d.conf:2: AutoTuneGrowRate=12.5: not a number");
+	daemon_error_exact("[Daemon]\nAutoTuneIdleFlow=1000001\n",
+			   "d.conf:2: AutoTuneIdleFlow=1000001: out of range (0..1000000)");
+	daemon_error_exact("[Daemon]\nAutoTuneIdleFlow=99999999999999999999999\n",
+			   "d.conf:2: AutoTuneIdleFlow=99999999999999999999999: out of range (0..1000000)");
+	daemon_error_exact("[Daemon]\nAutoTuneIdleFlow=-1\n", "d.conf:2: AutoTuneIdleFlow=-1: not a number");
+	daemon_error_exact("[Daemon]\nAutoTuneGrowAfter=0\n", "d.conf:2: AutoTuneGrowAfter=0: out of range (1..1000)");
+	daemon_error_exact("[Daemon]\nAutoTuneGrowAfter=3x\n", "d.conf:2: AutoTuneGrowAfter=3x: not a number");
+	daemon_error_exact("[Daemon]\nAutoTuneShrinkAfter=0\n",
+			   "d.conf:2: AutoTuneShrinkAfter=0: out of range (1..1000)");
+	daemon_error_exact("[Daemon]\nAutoTuneShrinkAfter=1001\n",
+			   "d.conf:2: AutoTuneShrinkAfter=1001: out of range (1..1000)");
+	daemon_error_exact("[Daemon]\nAutoTuneShrinkAfter=five\n", "d.conf:2: AutoTuneShrinkAfter=five: not a number");
+	daemon_error_exact("[Daemon]\nAutoTuneCooldown=1001\n",
+			   "d.conf:2: AutoTuneCooldown=1001: out of range (0..1000)");
+	daemon_error_exact("[Daemon]\nAutoTuneCooldown=10s\n", "d.conf:2: AutoTuneCooldown=10s: not a number");
+	daemon_error_exact("[Daemon]\nAutoTuneHighMark=5\n", "d.conf:2: unknown key 'AutoTuneHighMark' in [Daemon]");
+}
+END_TEST
+
+/* The idle flow must not be above the grow rate, over all files. */
+START_TEST(test_daemon_autotune_idle_above_grow)
+{
+	struct sleeb_daemon_config c;
+	char want[512];
+
+	snprintf(root, sizeof(root), "/tmp/sleeb-conf-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+
+	/* Lowering only the grow rate below the default idle flow: named at
+	 * the grow rate. */
+	write_file("/etc/sleeb/sleebd.conf", "[Daemon]\nInterval=1s\nAutoTuneGrowRate=100\n");
+	sleeb_daemon_config_init(&c);
+	ck_assert_int_eq(sleeb_daemon_config_load(&c, root, &diag), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s/etc/sleeb/sleebd.conf:3: AutoTuneGrowRate=100 is below AutoTuneIdleFlow=200 (the default): a "
+		 "shrink could push a steady load back over the grow rate; lower AutoTuneIdleFlow= too", root);
+	ck_assert_uint_eq(diag.n, 1);
+	ck_assert_str_eq(diag.msgs[0], want);
+	sleeb_daemon_config_done(&c);
+	sleeb_diag_done(&diag);
+
+	/* Both set, in different files: named at the idle flow, with where
+	 * the grow rate came from. */
+	write_file("/etc/sleeb/sleebd.conf.d/50-flow.conf", "[Daemon]\n# too high\nAutoTuneIdleFlow=150\n");
+	sleeb_daemon_config_init(&c);
+	ck_assert_int_eq(sleeb_daemon_config_load(&c, root, &diag), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s/etc/sleeb/sleebd.conf.d/50-flow.conf:3: AutoTuneIdleFlow=150 is above AutoTuneGrowRate=100 "
+		 "(%s/etc/sleeb/sleebd.conf:3): a shrink could push a steady load back over the grow rate", root, root);
+	ck_assert_uint_eq(diag.n, 1);
+	ck_assert_str_eq(diag.msgs[0], want);
+	sleeb_daemon_config_done(&c);
+	sleeb_diag_done(&diag);
+
+	/* Equal is fine; so is a drop-in lowering the idle flow later. */
+	write_file("/etc/sleeb/sleebd.conf.d/50-flow.conf", "[Daemon]\nAutoTuneIdleFlow=100\n");
+	sleeb_daemon_config_init(&c);
+	ck_assert_int_eq(sleeb_daemon_config_load(&c, root, &diag), 0);
+	ck_assert_uint_eq(c.autotune_grow_rate, 100);
+	ck_assert_uint_eq(c.autotune_idle_flow, 100);
+	sleeb_daemon_config_done(&c);
+
+	/* Only the idle flow set, above the default grow rate. */
+	write_file("/etc/sleeb/sleebd.conf", "[Daemon]\n");
+	write_file("/etc/sleeb/sleebd.conf.d/50-flow.conf", "[Daemon]\nAutoTuneIdleFlow=5000\n");
+	sleeb_daemon_config_init(&c);
+	ck_assert_int_eq(sleeb_daemon_config_load(&c, root, &diag), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s/etc/sleeb/sleebd.conf.d/50-flow.conf:2: AutoTuneIdleFlow=5000 is above AutoTuneGrowRate=1000 "
+		 "(the default): a shrink could push a steady load back over the grow rate", root);
+	ck_assert_uint_eq(diag.n, 1);
+	ck_assert_str_eq(diag.msgs[0], want);
+	sleeb_daemon_config_done(&c);
+	rm_rf();
+}
+END_TEST
+
 START_TEST(test_daemon_dropins)
 {
 	struct sleeb_daemon_config c;
@@ -432,6 +587,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_missing_dirs);
 	tcase_add_test(tc, test_daemon_config);
 	tcase_add_test(tc, test_daemon_config_errors);
+	tcase_add_test(tc, test_daemon_autotune_keys);
+	tcase_add_test(tc, test_daemon_autotune_errors);
+	tcase_add_test(tc, test_daemon_autotune_idle_above_grow);
 	tcase_add_test(tc, test_daemon_dropins);
 	suite_add_tcase(s, tc);
 	return s;

@@ -499,6 +499,11 @@ START_TEST(test_autotune_grow_and_shrink)
 	}
 	ck_assert_msg(shrunk, "queue is %d", attr("kmalloc-64", "cpu_queue_size"));
 	ck_assert(file_contains(prom, "sleeb_cpu_queue_size{cache=\"kmalloc-64\"}"));
+	/* the textfile counts both decisions (rewritten after the write) */
+	for (int i = 0; i < 500 && file_contains(prom, "sleeb_decisions_total{reason=\"autotune-shrink\"} 0\n"); i++)
+		usleep(10000);
+	ck_assert(file_contains(prom, "sleeb_decisions_total{reason=\"autotune-grow\"} 1\n"));
+	ck_assert(!file_contains(prom, "sleeb_decisions_total{reason=\"autotune-shrink\"} 0\n"));
 	ck_assert(file_contains(logpath, "above 1000 for 3 intervals"));
 
 	kill(pid, SIGTERM);
