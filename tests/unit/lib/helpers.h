@@ -5,6 +5,7 @@
 
 #include <check.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Source-tree test data (tests/data), set by meson. */
 #ifndef SLEEB_TEST_DATA
@@ -34,6 +35,17 @@ char *test_read_file(const char *path);
 
 /* Join with "/" into a malloc'd string. */
 char *test_path(const char *a, const char *b);
+
+/*
+ * In a forked child about to exec a daemon under test: stdout and stderr
+ * appended to @logpath, and none of systemd's environment inherited (no
+ * journal, notify socket, watchdog or socket activation), so the child
+ * logs to stderr and talks to no service manager unless the test says so.
+ */
+void test_child_setup(const char *logpath);
+
+/* Wait for @pid: its exit status, or 128 + the signal that killed it. */
+int test_wait_exit(pid_t pid);
 
 /* Run a suite and return the process exit code. */
 int test_run_suite(Suite *s);

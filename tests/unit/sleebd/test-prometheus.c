@@ -129,28 +129,12 @@ static pid_t spawn_sleebd(const char *opt1, const char *opt2)
 
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0644);
-
-		dup2(fd, 1);
-		dup2(fd, 2);
+		test_child_setup(logpath);
 		umask(077);
-		unsetenv("JOURNAL_STREAM");
-		unsetenv("INVOCATION_ID");
-		unsetenv("NOTIFY_SOCKET");
-		unsetenv("WATCHDOG_USEC");
-		unsetenv("LISTEN_FDS");
 		execl(sleebd, sleebd, "--root", root, "--config-root", root, opt1, opt2, (char *) NULL);
 		_exit(127);
 	}
 	return pid;
-}
-
-static int wait_exit(pid_t pid)
-{
-	int st;
-
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 static char *log_text(void)
@@ -169,7 +153,7 @@ static char *run_once(const char *opt, int want_exit, double *t0, double *t1)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	*t0 = (double) ts.tv_sec;
-	r = wait_exit(spawn_sleebd("--once", opt));
+	r = test_wait_exit(spawn_sleebd("--once", opt));
 	clock_gettime(CLOCK_REALTIME, &ts);
 	*t1 = (double) ts.tv_sec + 1;
 	log = log_text();
@@ -563,7 +547,7 @@ START_TEST(test_daemon)
 
 	/* Stopped: no file claiming values nobody keeps up to date. */
 	kill(pid, SIGTERM);
-	ck_assert_int_eq(wait_exit(pid), 0);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
 	ck_assert_int_eq(access(prom, F_OK), -1);
 	text = test_path(root, "prom/.sleeb.prom.tmp");
 	ck_assert_int_eq(access(text, F_OK), -1);
@@ -586,7 +570,7 @@ static int promtool_check(const char *file)
 		execl(promtool, promtool, "check", "metrics", (char *) NULL);
 		_exit(127);
 	}
-	return wait_exit(pid);
+	return test_wait_exit(pid);
 }
 
 static void check_with_promtool(bool sleeb, const char *extra_policy, int want_exit)

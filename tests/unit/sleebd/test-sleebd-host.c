@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "helpers.h"
+
 static const char *sleebd, *sleebctl;
 static const char *child_notify;        /* NOTIFY_SOCKET for the next spawn */
 static char root[64], logpath[128];
@@ -168,32 +170,15 @@ static pid_t spawn(const char *prog, ...)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0644);
-
-		dup2(fd, 1);
-		dup2(fd, 2);
-		unsetenv("JOURNAL_STREAM");
-		unsetenv("INVOCATION_ID");
-		unsetenv("NOTIFY_SOCKET");
-		unsetenv("WATCHDOG_USEC");
-		unsetenv("WATCHDOG_PID");
+		test_child_setup(logpath);
 		if (child_notify) {
 			setenv("NOTIFY_SOCKET", child_notify, 1);
 			setenv("WATCHDOG_USEC", "200000", 1);
 		}
-		unsetenv("LISTEN_FDS");
 		execv(prog, argv);
 		_exit(127);
 	}
 	return pid;
-}
-
-static int wait_exit(pid_t pid)
-{
-	int st;
-
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* Polls until cache/attr == want; false after 5 s. */
@@ -217,7 +202,7 @@ START_TEST(test_once_writes)
 	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
 	writef("usr/lib/sleeb/policy.d/60-large.conf",
 	       "[Cache]\nMatch=*\nMinObjectSize=8K\nCpuQueueSize=default\nSharedQueueSize=0\n");
-	ck_assert_int_eq(wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--once", NULL)), 0);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--once", NULL)), 0);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 256);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_batch_size"), 64);
 	ck_assert_int_eq(attr("kmalloc-64", "shared_queue_size"), 512);
@@ -237,7 +222,7 @@ START_TEST(test_dry_run_writes_nothing)
 
 	make_tree(true);
 	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
-	ck_assert_int_eq(wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--once", "--dry-run", NULL)),
+	ck_assert_int_eq(test_wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--once", "--dry-run", NULL)),
 			 0);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 120);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_batch_size"), 60);
@@ -253,13 +238,13 @@ START_TEST(test_bad_policy_fails)
 	make_tree(true);
 	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
 	writef("etc/sleeb/policy.d/99-bad.conf", "[Cache]\nMatch=dentry\nCpuQueueSize=10\nCpuBatchSize=20\n");
-	ck_assert_int_ne(wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--once", NULL)), 0);
+	ck_assert_int_ne(test_wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--once", NULL)), 0);
 	ck_assert(file_contains(logpath, "99-bad.conf:4: CpuBatchSize=20 is larger than CpuQueueSize=10"));
 	/* nothing applied, not even the good file */
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 120);
 
-	ck_assert_int_eq(wait_exit(spawn(sleebctl, "policy", "verify", "--config-root", root, NULL)), 1);
-	ck_assert_int_eq(wait_exit(spawn(sleebctl, "policy", "verify", "--config-root", root, NULL)), 1);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "policy", "verify", "--config-root", root, NULL)), 1);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "policy", "verify", "--config-root", root, NULL)), 1);
 }
 END_TEST
 
@@ -272,19 +257,19 @@ START_TEST(test_verify_files)
 	writef("a/bad.conf", "[Cache]\nMatch=x\nAutoTuneMin=50\nAutoTuneMax=10\n");
 	snprintf(good, sizeof(good), "%s/a/good.conf", root);
 	snprintf(bad, sizeof(bad), "%s/a/bad.conf", root);
-	ck_assert_int_eq(wait_exit(spawn(sleebctl, "policy", "verify", good, NULL)), 0);
-	ck_assert_int_eq(wait_exit(spawn(sleebctl, "policy", "verify", good, bad, NULL)), 1);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "policy", "verify", good, NULL)), 0);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "policy", "verify", good, bad, NULL)), 1);
 	ck_assert(file_contains(logpath, "bad.conf:3: AutoTuneMin=50 is above AutoTuneMax=10 (line 4)"));
 
-	ck_assert_int_eq(wait_exit(spawn(sleebctl, "--root", root, "policy", "show", "--config-root", root, NULL)), 0);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "--root", root, "policy", "show", "--config-root", root, NULL)), 0);
 
 	/* sleebd.conf and its drop-ins are checked as daemon configuration */
 	writef("b/sleebd.conf.d/10-x.conf", "[Daemon]\nInterval=1s\n");
 	writef("b/sleebd.conf", "[Daemon]\nRollback=maybe\n");
 	snprintf(good, sizeof(good), "%s/b/sleebd.conf.d/10-x.conf", root);
 	snprintf(bad, sizeof(bad), "%s/b/sleebd.conf", root);
-	ck_assert_int_eq(wait_exit(spawn(sleebctl, "policy", "verify", good, NULL)), 0);
-	ck_assert_int_eq(wait_exit(spawn(sleebctl, "policy", "verify", bad, NULL)), 1);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "policy", "verify", good, NULL)), 0);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "policy", "verify", bad, NULL)), 1);
 	ck_assert(file_contains(logpath, "sleebd.conf:2: Rollback=maybe: not a boolean"));
 }
 END_TEST
@@ -293,7 +278,7 @@ START_TEST(test_policy_show)
 {
 	make_tree(true);
 	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
-	ck_assert_int_eq(wait_exit(spawn(sleebctl, "--root", root, "policy", "show", "--config-root", root, NULL)), 0);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "--root", root, "policy", "show", "--config-root", root, NULL)), 0);
 	ck_assert(file_contains(logpath, "CpuBatchSize=64"));
 	ck_assert(file_contains(logpath, "10-kmalloc.conf:4"));
 	ck_assert(file_contains(logpath, "effective: queue 256 batch 64 shared 512 (now 120/60/480)"));
@@ -304,7 +289,7 @@ START_TEST(test_monitor_only)
 {
 	make_tree(false);
 	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
-	ck_assert_int_eq(wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--once", NULL)), 0);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--once", NULL)), 0);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), -1);
 	ck_assert(file_contains(logpath, "monitor-only"));
 }
@@ -346,7 +331,7 @@ static void control(const char *cmd, uid_t uid, char *out, size_t len)
 		got += (size_t) n;
 	out[got] = '\0';
 	close(p[0]);
-	ck_assert_int_eq(wait_exit(pid), 0);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
 }
 
 START_TEST(test_daemon_lifecycle)
@@ -372,7 +357,7 @@ START_TEST(test_daemon_lifecycle)
 	ck_assert(strstr(answer, "256/64/512"));
 	control("STATUS", 65534, answer, sizeof(answer));
 	ck_assert_msg(strncmp(answer, "OK", 2) != 0, "non-root got: %s", answer);
-	ck_assert_int_eq(wait_exit(spawn(sleebctl, "status", "--config-root", root, NULL)), 0);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "status", "--config-root", root, NULL)), 0);
 	ck_assert(file_contains(logpath, "LAST DECISION"));
 
 	/* a new cache is found by the rescan (no uevents in a fake tree) */
@@ -394,9 +379,9 @@ START_TEST(test_daemon_lifecycle)
 	ck_assert_msg(strncmp(answer, "ERROR", 5) == 0 && strstr(answer, "10-kmalloc.conf:3:"), "%s", answer);
 
 	/* a good reload applies; a cache no longer matched is restored */
-	ck_assert_int_eq(wait_exit(spawn(sleebctl, "reload", "--config-root", root, NULL)), 1);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "reload", "--config-root", root, NULL)), 1);
 	writef("etc/sleeb/policy.d/10-kmalloc.conf", "[Cache]\nMatch=kmalloc-64\nCpuQueueSize=200\n");
-	ck_assert_int_eq(wait_exit(spawn(sleebctl, "reload", "--config-root", root, NULL)), 0);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "reload", "--config-root", root, NULL)), 0);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 200);
 	/* unset keys come from the original, not from the old policy */
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_batch_size"), 60);
@@ -404,7 +389,7 @@ START_TEST(test_daemon_lifecycle)
 
 	/* SIGTERM restores every original and removes the state */
 	kill(pid, SIGTERM);
-	ck_assert_int_eq(wait_exit(pid), 0);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 120);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_batch_size"), 60);
 	ck_assert_int_eq(attr("kmalloc-64", "shared_queue_size"), 480);
@@ -423,7 +408,7 @@ START_TEST(test_sigkill_then_restart)
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
 	ck_assert(wait_attr("kmalloc-64", "cpu_queue_size", 256));
 	kill(pid, SIGKILL);
-	ck_assert_int_eq(wait_exit(pid), 128 + SIGKILL);
+	ck_assert_int_eq(test_wait_exit(pid), 128 + SIGKILL);
 
 	/* the next start sees 256 in sysfs but must restore 120; the socket
 	 * is bound after the signal handlers are in place */
@@ -433,7 +418,7 @@ START_TEST(test_sigkill_then_restart)
 	for (int i = 0; i < 500 && access(sock, F_OK) < 0; i++)
 		usleep(10000);
 	kill(pid, SIGTERM);
-	ck_assert_int_eq(wait_exit(pid), 0);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 120);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_batch_size"), 60);
 	ck_assert_int_eq(attr("kmalloc-64", "shared_queue_size"), 480);
@@ -450,7 +435,7 @@ START_TEST(test_rollback_no)
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
 	ck_assert(wait_attr("kmalloc-64", "cpu_queue_size", 256));
 	kill(pid, SIGTERM);
-	ck_assert_int_eq(wait_exit(pid), 0);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 256);
 }
 END_TEST
@@ -507,7 +492,7 @@ START_TEST(test_autotune_grow_and_shrink)
 	ck_assert(file_contains(logpath, "above 1000 for 3 intervals"));
 
 	kill(pid, SIGTERM);
-	ck_assert_int_eq(wait_exit(pid), 0);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 120);
 }
 END_TEST
@@ -564,7 +549,7 @@ START_TEST(test_notify_and_watchdog)
 	ck_assert(strstr(strstr(all, "RELOADING=1"), "READY=1"));
 
 	kill(pid, SIGTERM);
-	ck_assert_int_eq(wait_exit(pid), 0);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
 	collect(fd, 50, all, sizeof(all), NULL);
 	ck_assert_msg(strstr(all, "STOPPING=1"), "%s", all);
 	close(fd);

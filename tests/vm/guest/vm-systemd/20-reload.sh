@@ -7,14 +7,7 @@ C=kmalloc-8k
 P=/etc/sleeb/policy.d/90-vm-systemd.conf
 wait_for 300 ready
 before=$(tun $C)
-mkdir -p /etc/sleeb/policy.d
-cat >$P <<'X'
-[Cache]
-Match=kmalloc-8k
-CpuQueueSize=24
-CpuBatchSize=6
-SharedQueueSize=48
-X
+static_policy $P $C 24 6 48
 mark
 check "systemctl reload sleebd (new policy)" systemctl reload sleebd.service
 if wait_for 100 tun_is $C "24 6 48"; then ok "reloaded policy in force: $C 24/6/48"; else not_ok "reloaded policy in force: $C is $(tun $C)"; show_journal; fi

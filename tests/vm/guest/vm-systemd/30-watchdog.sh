@@ -15,13 +15,7 @@ case "$wd" in
 *) wd_s=0 ;;
 esac
 check "sleebd.service has a watchdog (WatchdogSec=$wd)" test "$wd_s" -gt 0
-cat >$P <<'X'
-[Cache]
-Match=kmalloc-8k
-CpuQueueSize=20
-CpuBatchSize=5
-SharedQueueSize=40
-X
+static_policy $P $C 20 5 40
 systemctl reload sleebd.service
 wait_for 100 tun_is $C "20 5 40" || not_ok "policy applied before the test: $C is $(tun $C)"
 
