@@ -112,13 +112,20 @@ static void decide_one(const struct sleeb_autotune_params *p, struct sleeb_autot
 		keep(c, "cooldown, %u intervals left (rate %.0f/s/cpu)", c->state.cooldown, c->rate);
 		return;
 	}
-	if (c->rate < 0) {
+	if (c->rate < 0 || (c->has_ops && c->ops < 0)) {
 		c->state.above = c->state.below = 0;
 		keep(c, "no rate this interval");
 		return;
 	}
-	/* Objects through the slow path: each refill or drain moves a batch. */
-	flow = c->rate_is_flow ? c->rate : c->rate * c->cur.v[SLEEB_TUNABLE_BATCH];
+	/*
+	 * Objects through the queues: counted by the kernel when it reports
+	 * fastpath_ops; else estimated from the slow path, where each refill
+	 * or drain moves a batch.
+	 */
+	if (c->has_ops)
+		flow = c->ops;
+	else
+		flow = c->rate_is_flow ? c->rate : c->rate * c->cur.v[SLEEB_TUNABLE_BATCH];
 	if (c->rate > p->grow_rate) {
 		c->state.below = 0;
 		c->state.above++;
@@ -142,7 +149,7 @@ static void decide_one(const struct sleeb_autotune_params *p, struct sleeb_autot
 	 * from an idle one is the reaper: it keeps finding objects in the
 	 * busy cache's queues, while an idle cache's are soon empty.
 	 */
-	if (flow < p->idle_flow && c->reaped > 0) {
+	if (flow < p->idle_flow && !c->has_ops && c->reaped > 0) {
 		c->state.above = c->state.below = 0;
 		keep(c, "in use, queues balanced (flow %.0f objects/s/cpu, reaper took %.0f objects/s/cpu)", flow,
 		     c->reaped);

@@ -30,6 +30,7 @@ static const char *const queue_stat_names[_SLEEB_QSTAT_MAX] = {
 	[SLEEB_QSTAT_REMOTE_ALLOC] = "remote_alloc",
 	[SLEEB_QSTAT_REAP_DRAINED] = "reap_drained",
 	[SLEEB_QSTAT_RESIZE] = "resize",
+	[SLEEB_QSTAT_FASTPATH_OPS] = "fastpath_ops",
 };
 
 const char *sleeb_queue_stat_name(enum sleeb_queue_stat s)

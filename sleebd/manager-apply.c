@@ -529,8 +529,14 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 				in[n].reaped = sleeb_autotune_rate(c->prev_reaped,
 								   sc->stats.value[SLEEB_QSTAT_REAP_DRAINED],
 								   now_usec - c->prev_usec, m->ncpus);
+				in[n].has_ops = sc->stats.present & (1u << SLEEB_QSTAT_FASTPATH_OPS);
+				if (in[n].has_ops)
+					in[n].ops = sleeb_autotune_rate(c->prev_ops,
+									sc->stats.value[SLEEB_QSTAT_FASTPATH_OPS],
+									now_usec - c->prev_usec, m->ncpus);
 			}
 			c->prev_reaped = sc->stats.value[SLEEB_QSTAT_REAP_DRAINED];
+			c->prev_ops = sc->stats.value[SLEEB_QSTAT_FASTPATH_OPS];
 		} else {
 			/* No queue_stats: slabinfo churn (change in active
 			 * objects) is the best proxy left, for both the rate

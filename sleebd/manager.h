@@ -34,6 +34,7 @@ struct cache {
 	uint64_t prev_events;           /* alloc_refill + free_drain, or active_objs */
 	uint64_t prev_usec;
 	uint64_t prev_reaped;           /* queue_stats reap_drained */
+	uint64_t prev_ops;              /* queue_stats fastpath_ops */
 	bool have_prev;
 	bool prev_from_stats;           /* prev_events came from queue_stats */
 	bool warned;                    /* EINVAL/EPERM logged once */

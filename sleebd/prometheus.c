@@ -124,6 +124,8 @@ static const struct {
 		"Objects the periodic reaper gave back to the slabs (queue_stats reap_drained)." },
 	[SLEEB_QSTAT_RESIZE] = { "sleeb_queue_resize_total",
 		"Changes of the queue sizes (queue_stats resize)." },
+	[SLEEB_QSTAT_FASTPATH_OPS] = { "sleeb_queue_fastpath_ops_total",
+		"Allocations and frees served by a per-cpu queue (queue_stats fastpath_ops)." },
 };
 
 static void write_metrics(FILE *f, const Manager *m)

@@ -93,6 +93,9 @@ struct sleeb_autotune_cache {
 	double rate;            /* refills+drains/s/cpu; < 0: unknown this interval */
 	bool rate_is_flow;      /* rate counts objects already (the slabinfo churn
 				 * fallback): flow = rate, not rate x batch */
+	bool has_ops;           /* the kernel reports fastpath_ops: */
+	double ops;             /* allocations+frees/s/cpu the cpu queues served,
+				 * the flow itself; < 0: unknown this interval */
 	double reaped;          /* objects/s/cpu the kernel's reaper took from
 				 * queues that were neither refilled nor drained
 				 * since its last pass (queue_stats reap_drained);

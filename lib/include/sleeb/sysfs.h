@@ -76,6 +76,7 @@ enum sleeb_queue_stat {
 	SLEEB_QSTAT_REMOTE_ALLOC,
 	SLEEB_QSTAT_REAP_DRAINED,
 	SLEEB_QSTAT_RESIZE,
+	SLEEB_QSTAT_FASTPATH_OPS,	/* allocations and frees a cpu queue served */
 	_SLEEB_QSTAT_MAX,
 };
 

@@ -303,6 +303,38 @@ START_TEST(test_balanced_queue_not_idle)
 }
 END_TEST
 
+/*
+ * With the kernel's fastpath_ops the flow is counted, not guessed: a busy
+ * balanced queue (no refills, objects reaped) is kept by its operations,
+ * a trickle shrinks although the reaper keeps finding objects.
+ */
+START_TEST(test_fastpath_ops_is_the_flow)
+{
+	struct sleeb_autotune_cache c = hackbench_cache();
+
+	c.has_ops = true;
+	c.ops = 5000;
+	c.reaped = 0;
+	for (int i = 0; i < 50; i++)
+		ck_assert_int_eq(step(&c, 1, 0), SLEEB_AUTOTUNE_KEEP);
+	ck_assert_str_eq(c.reason, "in use (rate 0/s/cpu <= 1000, flow 5000 objects/s/cpu >= 200)");
+
+	c.ops = 12;
+	c.reaped = 11;
+	for (int i = 1; i < (int) P.shrink_after; i++)
+		ck_assert_int_eq(step(&c, 1, 0), SLEEB_AUTOTUNE_KEEP);
+	ck_assert_int_eq(step(&c, 1, 0), SLEEB_AUTOTUNE_SHRINK);
+	ck_assert_str_eq(c.reason, "flow 12 objects/s/cpu below 200 for 5 intervals");
+
+	/* A counter that went backwards (cache re-created) decides nothing. */
+	c = hackbench_cache();
+	c.has_ops = true;
+	c.ops = -1;
+	ck_assert_int_eq(step(&c, 1, 0), SLEEB_AUTOTUNE_KEEP);
+	ck_assert_str_eq(c.reason, "no rate this interval");
+}
+END_TEST
+
 START_TEST(test_grow_still_by_rate)
 {
 	struct sleeb_autotune_cache c = hackbench_cache();
@@ -416,6 +448,7 @@ int main(void)
 	tcase_add_test(tc, test_hackbench_busy_big_batch_kept);
 	tcase_add_test(tc, test_truly_idle_shrinks);
 	tcase_add_test(tc, test_balanced_queue_not_idle);
+	tcase_add_test(tc, test_fastpath_ops_is_the_flow);
 	tcase_add_test(tc, test_grow_still_by_rate);
 	tcase_add_test(tc, test_steady_flow_settles);
 	tcase_add_test(tc, test_churn_is_flow);
