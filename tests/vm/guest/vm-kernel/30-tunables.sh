@@ -78,6 +78,12 @@ rmmod sleeb_test_caches
 
 # Counters and shrink.
 check "queue_stats lists the 10 counters" test "$(grep -cE '^(alloc_refill|free_drain|shared_alloc_hit|shared_alloc_miss|shared_free|shared_overflow|remote_free|remote_alloc|reap_drained|resize) [0-9]+$' $D/queue_stats)" -eq 10
+ops() { awk '$1 == "fastpath_ops" {print $2}' $D/queue_stats; }
+o1=$(ops)
+insmod /lib/modules/sleeb_stress.ko duration_s=2 && rmmod sleeb_stress # kmalloc churn
+o2=$(ops)
+echo "# $C fastpath_ops $o1 -> $o2"
+check "queue_stats counts the fast path's operations (fastpath_ops $o1 -> $o2)" test "${o2:-0}" -gt "${o1:-0}"
 check "resize counter counted the resizes" test "$(awk '$1 == "resize" {print $2}' $D/queue_stats)" -ge 5
 echo 1 >$D/shrink
 expect_eq "shrink empties the shared queues (sharedavail 0)" 0 \
