@@ -2,6 +2,7 @@
 /* Helpers shared by the libsleeb and sleebctl unit tests. */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,31 @@ void test_write_file_at(const char *root, const char *rel, const char *content)
 
 	test_write_file(p, content);
 	free(p);
+}
+
+void test_writef_at(const char *root, const char *rel, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
+	va_end(ap);
+	test_write_file_at(root, rel, s);
+	free(s);
+}
+
+void test_fake_slab_dir(const char *root, const char *cache, unsigned objsize, const unsigned qbs[3])
+{
+	static const char *const attrs[3] = { "cpu_queue_size", "cpu_batch_size", "shared_queue_size" };
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/object_size", cache);
+	test_writef_at(root, rel, "%u\n", objsize);
+	for (int i = 0; qbs && i < 3; i++) {
+		snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/%s", cache, attrs[i]);
+		test_writef_at(root, rel, "%u\n", qbs[i]);
+	}
 }
 
 void test_assert_file_eq(const char *path, const char *want)

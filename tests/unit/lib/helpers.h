@@ -27,6 +27,16 @@ void test_write_file(const char *path, const char *content);
 /* Write @content to <root>/<rel>. */
 void test_write_file_at(const char *root, const char *rel, const char *content);
 
+/* printf into <root>/<rel>, creating parent directories. */
+void test_writef_at(const char *root, const char *rel, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * A cache's directory in a fake /sys/kernel/slab under @root: object_size,
+ * and with @qbs ({queue, batch, shared}; NULL for a kernel without SLEEB)
+ * the three tunables.
+ */
+void test_fake_slab_dir(const char *root, const char *cache, unsigned objsize, const unsigned qbs[3]);
+
 /* Assert that the file at @path holds exactly @want. */
 void test_assert_file_eq(const char *path, const char *want);
 

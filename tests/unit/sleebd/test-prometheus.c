@@ -88,16 +88,9 @@ static void make_tree(bool sleeb)
 					 "%-17s %6u %6u %6u %4u %4u : tunables %4u %4u %4u : slabdata %6u %6u %6u\n",
 					 c->name, c->active, c->total, c->objsize, c->perslab, c->pages, q ? c->q : 0,
 					 q ? c->b : 0, q ? c->s : 0, c->slabs, c->slabs, 0u);
-		snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/object_size", c->name);
-		writef(rel, "%u\n", c->objsize);
+		test_fake_slab_dir(root, c->name, c->objsize, q ? (const unsigned[3]) { c->q, c->b, c->s } : NULL);
 		if (!q)
 			continue;
-		snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/cpu_queue_size", c->name);
-		writef(rel, "%u\n", c->q);
-		snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/cpu_batch_size", c->name);
-		writef(rel, "%u\n", c->b);
-		snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/shared_queue_size", c->name);
-		writef(rel, "%u\n", c->s);
 		if (c->queue_stats) {
 			snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/queue_stats", c->name);
 			writef(rel, "%s", c->queue_stats);

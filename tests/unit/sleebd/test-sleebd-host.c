@@ -34,23 +34,14 @@ static void writef(const char *rel, const char *fmt, ...) __attribute__((format(
 
 static void writef(const char *rel, const char *fmt, ...)
 {
-	char path[512], dir[512], *s;
 	va_list ap;
-	FILE *f;
+	char *s;
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (s = dir + strlen(root) + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		mkdir(dir, 0755);
-		*s = '/';
-	}
-	f = fopen(path, "w");
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
 	va_end(ap);
-	fclose(f);
+	test_write_file_at(root, rel, s);
+	free(s);
 }
 
 struct fake_cache {
@@ -68,16 +59,9 @@ static void add_cache(const struct fake_cache *c, bool sleeb)
 {
 	char rel[256];
 
-	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/object_size", c->name);
-	writef(rel, "%u\n", c->size);
+	test_fake_slab_dir(root, c->name, c->size, sleeb ? (const unsigned[3]) { c->q, c->b, c->s } : NULL);
 	if (!sleeb)
 		return;
-	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/cpu_queue_size", c->name);
-	writef(rel, "%u\n", c->q);
-	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/cpu_batch_size", c->name);
-	writef(rel, "%u\n", c->b);
-	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/shared_queue_size", c->name);
-	writef(rel, "%u\n", c->s);
 	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/queue_stats", c->name);
 	writef(rel, "alloc_refill 0\nfree_drain 0\n");
 }
