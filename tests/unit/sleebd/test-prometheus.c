@@ -32,19 +32,8 @@
 static const char *sleebd, *promtool;
 static char *root, *prom, *logpath;
 
-static void writef(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void writef(const char *rel, const char *fmt, ...)
-{
-	char *s;
-	va_list ap;
-
-	va_start(ap, fmt);
-	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
-	va_end(ap);
-	test_write_file_at(root, rel, s);
-	free(s);
-}
+/* printf into a file of the fake tree. */
+#define writef(...) test_writef_at(root, __VA_ARGS__)
 
 struct fake_cache {
 	const char *name;
