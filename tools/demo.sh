@@ -7,7 +7,7 @@
 # QEMU and show, as it happens, sleebd.service tuning the caches: kernel
 # defaults against the shipped policies, its status, auto-tuning under a
 # hackbench load and backing off when idle, and `sleebctl check`.
-# Cold: ~15 min (kernel build, debootstrap); warm: ~5 min.
+# Cold: ~15 min (kernel build, debootstrap); warm: 2-3 min.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SLEEB_DEMO_BUILD_DIR:-$top/build-demo}
