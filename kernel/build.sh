@@ -5,6 +5,7 @@
 #
 #   kernel/build.sh [--force] VARIANT...     VARIANT: vanilla, sleeb, sleeb-debug, all
 #   kernel/build.sh --out VARIANT            print the variant's output dir
+#   kernel/build.sh --series                 print the series' patch names
 #
 # sleeb-upto-N is the sleeb config with only the first N patches of the
 # series (tree src/series), for kernel/check-series.sh.
@@ -267,6 +268,7 @@ main() {
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--out) echo "$cache/out/$2"; return ;;
+		--series) series_patches | xargs -r -n1 basename; return ;;
 		--force) force=1 ;;
 		all) want+=("${variants_all[@]}") ;;
 		-h | --help) sed -n '3,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; return ;;

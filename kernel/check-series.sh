@@ -17,7 +17,7 @@ top=$(dirname "$here")
 build_dir=''
 [ "${1:-}" = --build-dir ] && build_dir=$2
 
-mapfile -t patches < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$here/series" | grep -v '^$')
+mapfile -t patches < <("$here/build.sh" --series)
 echo "TAP version 13"
 n=0 failed=0
 point() { # point STATUS DESCRIPTION

@@ -485,6 +485,19 @@ START_TEST(test_daemon_autotune_errors)
 }
 END_TEST
 
+/* Loading the tree under root fails with exactly one message, @want. */
+static void config_refused(const char *want)
+{
+	struct sleeb_daemon_config c;
+
+	sleeb_daemon_config_init(&c);
+	ck_assert_int_eq(sleeb_daemon_config_load(&c, root, &diag), -EINVAL);
+	ck_assert_uint_eq(diag.n, 1);
+	ck_assert_str_eq(diag.msgs[0], want);
+	sleeb_daemon_config_done(&c);
+	sleeb_diag_done(&diag);
+}
+
 /* The idle flow must not be above the grow rate, over all files. */
 START_TEST(test_daemon_autotune_idle_above_grow)
 {
@@ -497,28 +510,18 @@ START_TEST(test_daemon_autotune_idle_above_grow)
 	/* Lowering only the grow rate below the default idle flow: named at
 	 * the grow rate. */
 	write_file("/etc/sleeb/sleebd.conf", "[Daemon]\nInterval=1s\nAutoTuneGrowRate=100\n");
-	sleeb_daemon_config_init(&c);
-	ck_assert_int_eq(sleeb_daemon_config_load(&c, root, &diag), -EINVAL);
 	snprintf(want, sizeof(want),
 		 "%s/etc/sleeb/sleebd.conf:3: AutoTuneGrowRate=100 is below AutoTuneIdleFlow=200 (the default): a "
 		 "shrink could push a steady load back over the grow rate; lower AutoTuneIdleFlow= too", root);
-	ck_assert_uint_eq(diag.n, 1);
-	ck_assert_str_eq(diag.msgs[0], want);
-	sleeb_daemon_config_done(&c);
-	sleeb_diag_done(&diag);
+	config_refused(want);
 
 	/* Both set, in different files: named at the idle flow, with where
 	 * the grow rate came from. */
 	write_file("/etc/sleeb/sleebd.conf.d/50-flow.conf", "[Daemon]\n# too high\nAutoTuneIdleFlow=150\n");
-	sleeb_daemon_config_init(&c);
-	ck_assert_int_eq(sleeb_daemon_config_load(&c, root, &diag), -EINVAL);
 	snprintf(want, sizeof(want),
 		 "%s/etc/sleeb/sleebd.conf.d/50-flow.conf:3: AutoTuneIdleFlow=150 is above AutoTuneGrowRate=100 "
 		 "(%s/etc/sleeb/sleebd.conf:3): a shrink could push a steady load back over the grow rate", root, root);
-	ck_assert_uint_eq(diag.n, 1);
-	ck_assert_str_eq(diag.msgs[0], want);
-	sleeb_daemon_config_done(&c);
-	sleeb_diag_done(&diag);
+	config_refused(want);
 
 	/* Equal is fine; so is a drop-in lowering the idle flow later. */
 	write_file("/etc/sleeb/sleebd.conf.d/50-flow.conf", "[Daemon]\nAutoTuneIdleFlow=100\n");
@@ -531,14 +534,10 @@ START_TEST(test_daemon_autotune_idle_above_grow)
 	/* Only the idle flow set, above the default grow rate. */
 	write_file("/etc/sleeb/sleebd.conf", "[Daemon]\n");
 	write_file("/etc/sleeb/sleebd.conf.d/50-flow.conf", "[Daemon]\nAutoTuneIdleFlow=5000\n");
-	sleeb_daemon_config_init(&c);
-	ck_assert_int_eq(sleeb_daemon_config_load(&c, root, &diag), -EINVAL);
 	snprintf(want, sizeof(want),
 		 "%s/etc/sleeb/sleebd.conf.d/50-flow.conf:2: AutoTuneIdleFlow=5000 is above AutoTuneGrowRate=1000 "
 		 "(the default): a shrink could push a steady load back over the grow rate", root);
-	ck_assert_uint_eq(diag.n, 1);
-	ck_assert_str_eq(diag.msgs[0], want);
-	sleeb_daemon_config_done(&c);
+	config_refused(want);
 	rm_rf();
 }
 END_TEST
