@@ -38,13 +38,16 @@ static int run(char *const argv[])
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/*
+ * The copy is the temporary directory itself, so that test_rm_tree() on the
+ * returned path leaves nothing behind in TMPDIR.
+ */
 char *test_copy_tree(const char *src)
 {
-	char *dir = test_mkdtemp(), *dst = test_path(dir, "root");
+	char *dir = test_mkdtemp();
 
-	ck_assert_int_eq(run((char *const[]) { "cp", "-a", (char *)src, dst, NULL }), 0);
-	free(dir);
-	return dst;
+	ck_assert_int_eq(run((char *const[]) { "cp", "-a", "-T", (char *)src, dir, NULL }), 0);
+	return dir;
 }
 
 void test_rm_tree(const char *path)
