@@ -3,7 +3,8 @@
 #
 # Build the SLEEB guest kernels from Debian's linux-source-6.12 tarball.
 #
-#   kernel/build.sh [--force] VARIANT...     VARIANT: vanilla, sleeb, sleeb-debug, all
+#   kernel/build.sh [--force] VARIANT...     VARIANT: vanilla, sleeb, sleeb-lockdep,
+#                                            sleeb-debug, all
 #   kernel/build.sh --out VARIANT            print the variant's output dir
 #   kernel/build.sh --series                 print the series' patch names
 #
@@ -32,7 +33,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${SLEEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sleeb}
 tarball=${SLEEB_LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 jobs=${SLEEB_JOBS:-$(($(nproc) + 1))}
-variants_all=(vanilla sleeb sleeb-debug)
+variants_all=(vanilla sleeb sleeb-lockdep sleeb-debug)
 # Bump when a change to this script changes what it builds (make flags,
 # config handling, what goes into out/): every variant is then rebuilt.
 recipe=2
@@ -43,7 +44,7 @@ say() { echo "kernel/build.sh: $*" >&2; }
 tree_of() {
 	case "$1" in
 	vanilla) echo vanilla ;;
-	sleeb | sleeb-debug) echo sleeb ;;
+	sleeb | sleeb-lockdep | sleeb-debug) echo sleeb ;;
 	sleeb-upto-[1-9] | sleeb-upto-[1-9][0-9]) echo series ;;
 	*) die "unknown variant '$1' (expected: ${variants_all[*]} or all)" ;;
 	esac
@@ -53,7 +54,8 @@ fragments_of() {
 	case "$1" in
 	vanilla) echo "$here/configs/guest.config" ;;
 	sleeb | sleeb-upto-*) echo "$here/configs/guest.config $here/configs/sleeb.config" ;;
-	sleeb-debug) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/debug.config" ;;
+	sleeb-lockdep) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/checks.config" ;;
+	sleeb-debug) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/checks.config $here/configs/kasan.config" ;;
 	esac
 }
 
