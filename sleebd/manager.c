@@ -214,6 +214,18 @@ static void remove_textfile(const char *path)
 		log_warning("cannot remove %s: %s", path, strerror(errno));
 }
 
+/*
+ * How late the interval timer may fire. sd-event's default (250 ms, to
+ * coalesce wakeups) would stretch a short Interval= several times over;
+ * a tenth of the interval keeps the coalescing for long ones.
+ */
+static uint64_t timer_accuracy(uint64_t interval_usec)
+{
+	uint64_t a = interval_usec / 10;
+
+	return a < 1000 ? 1000 : a > 250000 ? 250000 : a;
+}
+
 int manager_reload(Manager *m, char **msg)
 {
 	struct sleeb_daemon_config cfg;
@@ -241,8 +253,10 @@ int manager_reload(Manager *m, char **msg)
 	m->config = cfg;
 	m->policy = pol;
 	m->policy_note[0] = '\0';
-	if (m->timer)
+	if (m->timer) {
+		(void) sd_event_source_set_time_accuracy(m->timer, timer_accuracy(m->config.interval_usec));
 		(void) sd_event_source_set_time_relative(m->timer, m->config.interval_usec);
+	}
 
 	(void) manager_apply_policy(m, true, "reload");
 	manager_notify_status(m, "READY=1");
@@ -329,8 +343,8 @@ int manager_start(Manager *m)
 	if (r < 0)
 		log_warning("no uevent listener (%s): new caches are found by the periodic rescan", strerror(-r));
 
-	r = sd_event_add_time_relative(m->event, &m->timer, CLOCK_MONOTONIC, m->config.interval_usec, 0,
-				       on_timer, m);
+	r = sd_event_add_time_relative(m->event, &m->timer, CLOCK_MONOTONIC, m->config.interval_usec,
+				       timer_accuracy(m->config.interval_usec), on_timer, m);
 	if (r < 0)
 		return log_error_errno(r, "cannot add the interval timer");
 	(void) sd_event_source_set_description(m->timer, "rescan-autotune");
