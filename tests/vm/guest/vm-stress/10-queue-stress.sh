@@ -2,7 +2,9 @@
 # Queue-core stress: the sleeb_stress module runs a thread per cpu that
 # allocates and frees random kmalloc sizes and a dedicated cache, handing
 # objects across cpus and nodes, while this script takes cpus 1-3 offline
-# and back and resize-storm rewrites those caches' tunables (sysfs and
+# and back, vma-churn splits, merges, maps and forks address spaces (the
+# maple tree's bulk allocations and RCU frees, under lockless page faults)
+# and resize-storm rewrites all those caches' tunables (sysfs and
 # /proc/slabinfo, valid and invalid values) about every millisecond,
 # checking each answer. Duration: sleeb.stress_seconds= on the kernel
 # command line (default 300).
@@ -23,19 +25,33 @@ hotplug() {
 	echo $n >/tmp/hotplug.count
 }
 
-# The caches sleeb_stress works on (its own exists once it is loaded).
+# The caches sleeb_stress works on (its own exists once it is loaded), and
+# vma-churn's: maple_node and vm_area_struct, unless merged into another
+# cache (slabinfo then lists them under that cache's name).
 storm() {
 	n=0
 	while [ ! -d /sys/kernel/slab/sleeb_stress ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+	vma_caches=
+	for c in maple_node vm_area_struct; do
+		grep -q "^$c " /proc/slabinfo && vma_caches="$vma_caches $c"
+	done
+	echo "# resize-storm also on:${vma_caches:- (maple_node and vm_area_struct are merged)}" >/tmp/storm.out
+	# shellcheck disable=SC2086 # one word per cache
 	resize-storm /tmp/stress.done sleeb_stress kmalloc-32 kmalloc-64 kmalloc-192 kmalloc-256 \
-		kmalloc-1k kmalloc-4k >/tmp/storm.out 2>&1
+		kmalloc-1k kmalloc-4k $vma_caches >>/tmp/storm.out 2>&1
 	echo $? >/tmp/storm.rc
 }
 
+churn() {
+	vma-churn /tmp/stress.done >/tmp/churn.out 2>&1
+	echo $? >/tmp/churn.rc
+}
+
 dmesg -c >/dev/null
-rm -f /tmp/stress.done /tmp/hotplug.count /tmp/storm.out /tmp/storm.rc
+rm -f /tmp/stress.done /tmp/hotplug.count /tmp/storm.out /tmp/storm.rc /tmp/churn.out /tmp/churn.rc
 hotplug &
 storm &
+churn &
 echo "# sleeb_stress for $secs s with cpu hotplug"
 insmod /lib/modules/sleeb_stress.ko duration_s="$secs"
 touch /tmp/stress.done
@@ -51,4 +67,6 @@ check "cpus were taken offline during the stress ($(cat /tmp/hotplug.count 2>/de
 expect_eq "all cpus back online" "0-3" "$(cat /sys/devices/system/cpu/online)"
 cat /tmp/storm.out
 check "resize-storm exited cleanly (status $(cat /tmp/storm.rc 2>/dev/null))" test "$(cat /tmp/storm.rc 2>/dev/null)" = 0
+cat /tmp/churn.out
+check "vma-churn exited cleanly (status $(cat /tmp/churn.rc 2>/dev/null))" test "$(cat /tmp/churn.rc 2>/dev/null)" = 0
 rmmod sleeb_stress
