@@ -54,7 +54,7 @@ fragments_of() {
 	case "$1" in
 	vanilla) echo "$here/configs/guest.config" ;;
 	sleeb | sleeb-upto-*) echo "$here/configs/guest.config $here/configs/sleeb.config" ;;
-	sleeb-lockdep) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/checks.config" ;;
+	sleeb-lockdep) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/checks.config $here/configs/queue-debug.config" ;;
 	sleeb-debug) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/checks.config $here/configs/kasan.config" ;;
 	esac
 }
