@@ -6,6 +6,7 @@
 #   tests/vm/harness.sh SUITE VARIANT [--build-dir DIR] [--timeout S]
 #                       [--append "CMDLINE"] [--extra HOSTPROG]...
 #                       [--image busybox|systemd] [--kernel-out DIR]
+#                       [--tag NAME]
 #
 # Builds the variant when needed (kernel/build.sh), makes the guest with the
 # suite's guest scripts (tests/vm/guest/SUITE/*.sh): a busybox initramfs
@@ -19,7 +20,8 @@
 #   - the kernel console log has no splat (BUG:, WARNING:, KASAN:, possible
 #     circular locking, Oops, general protection fault, kmemleak leaks).
 # Exit status 0 only when every test point passed. Logs stay in
-# DIR/vm-logs/SUITE-VARIANT (or a temporary dir without --build-dir).
+# DIR/vm-logs/SUITE-VARIANT[-NAME] (or a temporary dir without --build-dir);
+# --tag NAME keeps two boots of one suite and variant apart.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,7 +29,7 @@ top=$(cd "$here/../.." && pwd)
 suite=${1:?usage: harness.sh SUITE VARIANT [--build-dir DIR] [...]}
 variant=${2:?usage: harness.sh SUITE VARIANT [--build-dir DIR] [...]}
 shift 2
-build_dir='' timeout=${SLEEB_VM_TIMEOUT:-900} append='' image=busybox kout=''
+build_dir='' timeout=${SLEEB_VM_TIMEOUT:-900} append='' image=busybox kout='' tag=''
 extras=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--extra) extras+=(--extra "$2"); shift ;;
 	--image) image=$2; shift ;;
 	--kernel-out) kout=$(cd "$2" && pwd); shift ;;
+	--tag) tag=-$2; shift ;;
 	*) echo "harness.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -49,7 +52,7 @@ systemd) [ -n "$build_dir" ] || { echo "harness.sh: --image systemd needs --buil
 esac
 
 if [ -n "$build_dir" ]; then
-	logdir="$build_dir/vm-logs/$suite-$variant"
+	logdir="$build_dir/vm-logs/$suite-$variant$tag"
 else
 	logdir=$(mktemp -d /tmp/sleeb-vm.XXXXXX)
 fi
