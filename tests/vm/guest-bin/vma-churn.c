@@ -40,7 +40,6 @@
 #define SCRATCH_PAGES	256
 #define MAX_CPUS	64
 
-static const char *stop_file;
 static size_t page;
 static long ncpus;
 static unsigned char *checker_area;	/* ncpus * PRIVATE_PAGES pages */
@@ -184,7 +183,9 @@ static unsigned char *map_pages(size_t pages)
 
 int main(int argc, char **argv)
 {
+	void *(*const fn[3])(void *) = { checker, splitter, mapper };
 	pthread_t threads[3 * MAX_CPUS];
+	const char *stop_file;
 	int nthreads = 0;
 
 	if (argc != 2) {
@@ -201,9 +202,7 @@ int main(int argc, char **argv)
 	checker_area = map_pages(ncpus * PRIVATE_PAGES);
 	scratch = map_pages(SCRATCH_PAGES);
 
-	for (long i = 0; i < ncpus; i++) {
-		void *(*fn[3])(void *) = { checker, splitter, mapper };
-
+	for (long i = 0; i < ncpus && !atomic_load(&stop); i++) {
 		for (int k = 0; k < 3; k++) {
 			int err = pthread_create(&threads[nthreads], NULL, fn[k],
 						 (void *)(uintptr_t)i);
