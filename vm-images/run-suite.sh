@@ -27,11 +27,15 @@ for t in /tests/"$suite"/*.sh; do
 	echo "SLEEB-SCRIPT-END $name rc=$?" >&3
 done
 
-# A last kmemleak scan, so leaks show up in the console log the host scans.
+# A last kmemleak scan, so leaks show up in the console log the host scans,
+# with the report (what leaked, allocated where) for whoever reads it.
 if [ -w /sys/kernel/debug/kmemleak ]; then
 	echo scan >/sys/kernel/debug/kmemleak
 	sleep 1
 	echo scan >/sys/kernel/debug/kmemleak
+	head -n 80 /sys/kernel/debug/kmemleak | while IFS= read -r line; do
+		echo "sleeb: kmemleak report: $line" >/dev/kmsg
+	done
 fi
 echo "SLEEB-VERDICT done" >&3
 sync

@@ -6,8 +6,11 @@
  * (8..8192 bytes) and objects of a dedicated cache, hands a share of its
  * objects to other threads (on other cpus and nodes) to free, and checks a
  * pattern in every object before freeing it, so an object handed out twice
- * is caught. A shrinker thread calls kmem_cache_shrink() periodically. The
- * guest script takes cpus offline and back meanwhile.
+ * is caught. Each thread also runs a timer in hardirq context that
+ * allocates and frees the same caches every irq_us microseconds, so that
+ * irqs land in the middle of the threads' queue operations on their cpu.
+ * A shrinker thread calls kmem_cache_shrink() periodically. The guest
+ * script takes cpus offline and back meanwhile.
  *
  * Loading runs the whole stress (duration_s seconds) and prints one line,
  * "sleeb_stress: PASS ..." or "sleeb_stress: FAIL ...". Every object is
@@ -18,6 +21,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/llist.h>
@@ -33,7 +37,12 @@ static unsigned int shrink_ms = 200;
 module_param(shrink_ms, uint, 0444);
 MODULE_PARM_DESC(shrink_ms, "interval between kmem_cache_shrink() calls");
 
+static unsigned int irq_us = 100;
+module_param(irq_us, uint, 0444);
+MODULE_PARM_DESC(irq_us, "interval of each thread's hardirq allocations (0: none)");
+
 #define MAX_THREADS	64
+#define IRQ_OBJS	16
 #define LOCAL_OBJS	128
 #define CACHE_OBJ_SIZE	192
 
@@ -49,6 +58,11 @@ struct stress_thread {
 	struct task_struct *task;
 	struct llist_head inbox;	/* objects others want this one to free */
 	unsigned int id;
+	struct hrtimer timer;		/* hardirq allocations and frees */
+	struct rnd_state irq_rnd;
+	struct stress_obj *irq_objs[IRQ_OBJS];
+	unsigned int irq_n;
+	unsigned long irq_ops;
 };
 
 static struct kmem_cache *stress_cache;
@@ -64,17 +78,17 @@ static u32 obj_check(struct stress_obj *o)
 	return (u32)(unsigned long)o ^ o->size ^ 0x5eeb5eeb;
 }
 
-static struct stress_obj *stress_alloc(struct rnd_state *rnd)
+static struct stress_obj *stress_alloc(struct rnd_state *rnd, gfp_t gfp)
 {
 	struct stress_obj *o;
 	u32 size;
 
 	if (prandom_u32_state(rnd) % 4 == 0) {
-		o = kmem_cache_alloc(stress_cache, GFP_KERNEL);
+		o = kmem_cache_alloc(stress_cache, gfp);
 		size = 0;
 	} else {
 		size = max_t(u32, sizeof(*o), 8 + prandom_u32_state(rnd) % 8185);
-		o = kmalloc(size, GFP_KERNEL);
+		o = kmalloc(size, gfp);
 	}
 	if (!o) {
 		atomic_long_inc(&nr_fail);
@@ -114,6 +128,34 @@ static void stress_tiny(struct rnd_state *rnd)
 		kfree(p[i]);
 }
 
+/*
+ * In hardirq context on whatever cpu the thread armed the timer: fill the
+ * stash with a few objects, or free a few of it, the newest first, which
+ * pushes them into the queues this cpu's thread may be popping or pushing.
+ * A failed GFP_ATOMIC allocation counts as failed, not as an error.
+ */
+static enum hrtimer_restart stress_irq(struct hrtimer *timer)
+{
+	struct stress_thread *t = container_of(timer, struct stress_thread, timer);
+	unsigned int n = 1 + prandom_u32_state(&t->irq_rnd) % 4;
+	struct stress_obj *o;
+
+	if (prandom_u32_state(&t->irq_rnd) % 2) {
+		while (n-- && t->irq_n < IRQ_OBJS) {
+			o = stress_alloc(&t->irq_rnd, GFP_ATOMIC | __GFP_NOWARN);
+			if (!o)
+				break;
+			t->irq_objs[t->irq_n++] = o;
+		}
+	} else {
+		while (n-- && t->irq_n)
+			stress_free(t->irq_objs[--t->irq_n]);
+	}
+	t->irq_ops++;
+	hrtimer_forward_now(timer, ns_to_ktime(irq_us * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
 static void drain_inbox(struct stress_thread *t)
 {
 	struct llist_node *list = llist_del_all(&t->inbox);
@@ -131,11 +173,17 @@ static int stress_fn(void *arg)
 	struct rnd_state rnd;
 
 	prandom_seed_state(&rnd, 0x5eeb + t->id);
+	prandom_seed_state(&t->irq_rnd, 0xe5ee + t->id);
+	if (irq_us) {
+		hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		t->timer.function = stress_irq;
+		hrtimer_start(&t->timer, ns_to_ktime(irq_us * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED_HARD);
+	}
 	while (time_before(jiffies, deadline)) {
 		switch (prandom_u32_state(&rnd) % 8) {
 		case 0 ... 3:	/* allocate, keep locally */
 			if (n < LOCAL_OBJS) {
-				local[n] = stress_alloc(&rnd);
+				local[n] = stress_alloc(&rnd, GFP_KERNEL);
 				if (local[n])
 					n++;
 				break;
@@ -167,6 +215,11 @@ static int stress_fn(void *arg)
 	}
 	while (n)
 		stress_free(local[--n]);
+	if (irq_us) {
+		hrtimer_cancel(&t->timer);
+		while (t->irq_n)
+			stress_free(t->irq_objs[--t->irq_n]);
+	}
 	if (atomic_dec_and_test(&running))
 		complete(&threads_done);
 	return 0;
@@ -174,7 +227,7 @@ static int stress_fn(void *arg)
 
 static int __init sleeb_stress_init(void)
 {
-	unsigned long shrinks = 0;
+	unsigned long shrinks = 0, irq_ops = 0;
 	unsigned int cpu, i;
 	long allocs, frees;
 
@@ -219,10 +272,12 @@ static int __init sleeb_stress_init(void)
 
 	allocs = atomic_long_read(&nr_alloc);
 	frees = atomic_long_read(&nr_free);
-	pr_info("sleeb_stress: %s allocs=%ld frees=%ld corrupt=%ld failed=%ld shrinks=%lu\n",
+	for (i = 0; i < nr_threads; i++)
+		irq_ops += threads[i].irq_ops;
+	pr_info("sleeb_stress: %s allocs=%ld frees=%ld corrupt=%ld failed=%ld shrinks=%lu irq_ops=%lu\n",
 		allocs == frees && !atomic_long_read(&nr_corrupt) && allocs ?
 		"PASS" : "FAIL", allocs, frees, atomic_long_read(&nr_corrupt),
-		atomic_long_read(&nr_fail), shrinks);
+		atomic_long_read(&nr_fail), shrinks, irq_ops);
 	return 0;
 }
 
