@@ -21,15 +21,33 @@ rm -f /tmp/restart.done
 readers &
 readers &
 vma-churn /tmp/restart.done >/tmp/restart-churn.out 2>&1 &
+# step WHAT CMD...: run one step of a cycle; on failure keep what the
+# service and its journal said, for the report.
+step() {
+	_what=$1
+	shift
+	"$@" && return 0
+	failed=$((failed + 1))
+	{
+		echo "cycle $n: $_what failed"
+		systemctl status --no-pager -l sleebd.service 2>&1 | tail -n 15
+		journalctl -q --no-pager -u sleebd.service -n 25 2>&1
+	} >>/tmp/restart.failures
+}
+rm -f /tmp/restart.failures
 n=0
 failed=0
 while [ "$n" -lt "$want" ]; do
-	systemctl stop sleebd.service || failed=$((failed + 1))
-	systemctl start sleebd.service || failed=$((failed + 1))
-	wait_for 600 ready || failed=$((failed + 1))
+	step stop systemctl stop sleebd.service
+	# systemd refuses a sixth start within 10 s (StartLimitBurst=5) with
+	# "start request repeated too quickly"; this loop restarts on purpose.
+	systemctl reset-failed sleebd.service 2>/dev/null
+	step start systemctl start sleebd.service
+	step "back to ready" wait_for 600 ready
 	n=$((n + 1))
 done
 touch /tmp/restart.done
 wait
 expect_eq "$want stop/start cycles under load, each back to ready" 0 "$failed"
+[ -s /tmp/restart.failures ] && sed 's/^/#   /' /tmp/restart.failures
 cat /tmp/restart-churn.out
