@@ -47,6 +47,11 @@ def parse_runs(runs_dir):
                     for metric, v in (('Slab_kB', w[2]), ('SUnreclaim_kB', w[3])):
                         records.append(dict(base, kind='mem', test='mem-' + w[1], cache='-',
                                             n=0, rep=0, metric=metric, value=float(v)))
+                elif w[0] == 'slab' and len(w) == 6:
+                    for metric, v in (('active_objs', w[3]), ('num_objs', w[4]),
+                                      ('slab_kB', w[5])):
+                        records.append(dict(base, kind='slab', test='slab-' + w[1], cache=w[2],
+                                            n=0, rep=0, metric=metric, value=float(v)))
     return records
 
 
@@ -103,7 +108,7 @@ def wall_table(flat, per_boot):
         kind, test = k[0], k[1]
         if kind == 'micro' and not test.startswith(('c_', 'd_', 'e_')):
             continue
-        if kind == 'mem' or 'vanilla' not in flat[k] or 'sleeb' not in flat[k]:
+        if kind in ('mem', 'slab') or 'vanilla' not in flat[k] or 'sleeb' not in flat[k]:
             continue
         v, s = statistics.median(flat[k]['vanilla']), statistics.median(flat[k]['sleeb'])
         boots = [statistics.median(x) for x in per_boot[k]['vanilla'].values()]
@@ -135,6 +140,34 @@ def mem_table(records):
             diff = f'{(s - v) / v * 100:+.1f}%' if v and s else '-'
             lines.append(f'| {clock} | {k[1][4:]} | {k[4]} | {fmt(v, 0)} | {fmt(s, 0)} | '
                          f'{fmt(med.get("sleeb-off"), 0)} | {diff} |')
+    return lines
+
+
+def slab_table(records, clock, phase, top=10):
+    """The caches whose slabs differ most between vanilla and sleeb."""
+    flat, per_boot = group(records, clock)
+    boots = {c: len(b) for k, v in per_boot.items() if k[0] == 'mem' for c, b in v.items()}
+    if not boots.get('vanilla') or not boots.get('sleeb'):
+        return []
+
+    def med(cache, metric, config):
+        # A cache with no slabs in a boot printed no line there: count 0.
+        v = flat.get(('slab', 'slab-' + phase, cache, 0, metric), {}).get(config, [])
+        return statistics.median(v + [0.0] * (boots[config] - len(v)))
+
+    caches = {k[2] for k in flat if k[0] == 'slab' and k[1] == 'slab-' + phase}
+    rows = sorted(((med(c, 'slab_kB', 'sleeb') - med(c, 'slab_kB', 'vanilla'), c) for c in caches),
+                  reverse=True)
+    lines = [f'| cache | vanilla kB | sleeb kB | difference kB | vanilla objects in use/total '
+             f'| sleeb objects in use/total |', '|---|---|---|---|---|---|']
+    for d, c in rows[:top]:
+        lines.append(f'| {c} | {med(c, "slab_kB", "vanilla"):.0f} | {med(c, "slab_kB", "sleeb"):.0f} '
+                     f'| {d:+.0f} | {med(c, "active_objs", "vanilla"):.0f}/'
+                     f'{med(c, "num_objs", "vanilla"):.0f} | {med(c, "active_objs", "sleeb"):.0f}/'
+                     f'{med(c, "num_objs", "sleeb"):.0f} |')
+    rest = sum(d for d, _ in rows[top:])
+    lines.append(f'| {len(rows) - top} other caches | | | {rest:+.0f} | | |')
+    lines.append(f'| all caches | | | {sum(d for d, _ in rows):+.0f} | | |')
     return lines
 
 
@@ -185,6 +218,14 @@ def main():
     md += wall_table(mttcg, mttcg_boot)
     md += ['', '## Memory (/proc/meminfo, kB)', '']
     md += mem_table(records)
+    for clock in ('icount', 'mttcg'):
+        t = slab_table(records, clock, 'after_workload')
+        if t:
+            md += ['', f'### Where Slab: differs after the workload ({clock}, /proc/slabinfo, '
+                   'medians over boots)', '',
+                   'Objects in use count what sits in the queues (SLUB sees them allocated); '
+                   'every slab holding one such object stays allocated.', '']
+            md += t
     with open(os.path.join(args.outdir, 'results.md'), 'w') as f:
         f.write('\n'.join(md) + '\n')
 

@@ -3,12 +3,17 @@
 # with a fixed loop count, then Slab/SUnreclaim after it and after 30 s idle
 # (the reaper's work); sleeb.hackbench_reps= and sleeb.hackbench_loops=
 # on the command line. "# BENCH hackbench MODE REP SECONDS",
-# "# BENCH mem PHASE SLAB_KB SUNRECLAIM_KB".
+# "# BENCH mem PHASE SLAB_KB SUNRECLAIM_KB", and per cache holding slabs
+# "# BENCH slab PHASE CACHE ACTIVE_OBJS NUM_OBJS SLAB_KB" (/proc/slabinfo:
+# where a difference in Slab: comes from).
 . /tests/lib.sh
 reps=$(sed -n 's/.*sleeb\.hackbench_reps=\([0-9]*\).*/\1/p' /proc/cmdline)
 loops=$(sed -n 's/.*sleeb\.hackbench_loops=\([0-9]*\).*/\1/p' /proc/cmdline)
 mem() {
 	echo "# BENCH mem $1 $(awk '/^Slab:/ {s=$2} /^SUnreclaim:/ {u=$2} END {print s, u}' /proc/meminfo)"
+	# slabinfo 2.1: $2 active_objs, $3 num_objs, $6 pagesperslab, $15
+	# num_slabs; the guest is x86-64, 4 kB pages.
+	awk -v phase="$1" 'NR > 2 && $15 > 0 {print "# BENCH slab", phase, $1, $2, $3, $15 * $6 * 4}' /proc/slabinfo
 }
 mem boot
 if ! command -v hackbench >/dev/null; then
