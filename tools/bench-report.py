@@ -47,6 +47,10 @@ def parse_runs(runs_dir):
                     for metric, v in (('Slab_kB', w[2]), ('SUnreclaim_kB', w[3])):
                         records.append(dict(base, kind='mem', test='mem-' + w[1], cache='-',
                                             n=0, rep=0, metric=metric, value=float(v)))
+                elif w[0] == 'profile' and len(w) == 7:
+                    records.append(dict(base, kind='profile', test=w[1], cache=w[2],
+                                        n=int(w[3]), rep=0, metric=w[5], value=float(w[6]),
+                                        ops=int(w[4])))
                 elif w[0] == 'slab' and len(w) == 6:
                     for metric, v in (('active_objs', w[3]), ('num_objs', w[4]),
                                       ('slab_kB', w[5])):
@@ -86,6 +90,16 @@ def fmt(x, digits=2):
     return '-' if x is None else f'{x:.{digits}f}'
 
 
+def spread(values, digits=0):
+    """Median, with min..max when the values differ."""
+    if not values:
+        return '-'
+    med, lo, hi = statistics.median(values), min(values), max(values)
+    if fmt(lo, digits) == fmt(hi, digits):
+        return fmt(med, digits)
+    return f'{fmt(med, digits)} ({fmt(lo, digits)}..{fmt(hi, digits)})'
+
+
 def icount_table(flat, configs):
     cols = [c for c in configs if c != 'vanilla']
     lines = ['| figure | vanilla | ' + ' | '.join(f'{c}' for c in cols) + ' | ' +
@@ -96,7 +110,8 @@ def icount_table(flat, configs):
             continue
         v = statistics.median(flat[k]['vanilla']) if 'vanilla' in flat[k] else None
         meds = [statistics.median(flat[k][c]) if c in flat[k] else None for c in cols]
-        lines.append(f'| {label(k)} | {fmt(v, 0)} | ' + ' | '.join(fmt(m, 0) for m in meds) +
+        lines.append(f'| {label(k)} | {spread(flat[k].get("vanilla"))} | ' +
+                     ' | '.join(spread(flat[k].get(c)) for c in cols) +
                      ' | ' + ' | '.join(fmt(ratio(v, m)) for m in meds) + ' |')
     return lines
 
@@ -122,7 +137,8 @@ def wall_table(flat, per_boot):
         else:
             verdict = 'SLEEB faster' if r > 1 else 'SLEEB slower'
         d = 3 if k[4] == 'seconds' else 0
-        lines.append(f'| {label(k)} | {fmt(v, d)} | {fmt(s, d)} | {fmt(r)} | '
+        lines.append(f'| {label(k)} | {spread(flat[k]["vanilla"], d)} | '
+                     f'{spread(flat[k]["sleeb"], d)} | {fmt(r)} | '
                      f'{fmt(1 / band if band else None)}..{fmt(band)} | {verdict} |')
     return lines
 
@@ -171,6 +187,45 @@ def slab_table(records, clock, phase, top=10):
     return lines
 
 
+def profile_table(records):
+    """Queue slow-path entries per 1000 operations, from queue_stats deltas."""
+    prof = {}
+    for r in records:
+        if r['kind'] == 'profile' and r['clock'] == 'icount':
+            p = prof.setdefault(r['config'], {}).setdefault((r['test'], r['cache'], r['n']), {})
+            p[r['metric']] = r['value']
+            p['ops'] = r['ops']
+    if 'sleeb' not in prof:
+        return []
+    others = [c for c in ('q16', 'q480') if c in prof]
+
+    def per_k(p, *names):
+        return sum(p.get(x, 0) for x in names) * 1000 / p['ops'] if p.get('ops') else None
+
+    def trips(p):
+        # A refill and a drain are one round trip of the cpu queue's lock
+        # (and mostly of the shared queue's); a row of remote frees is
+        # flushed, under the same locks, once per cpu_batch_size objects.
+        if not p or not p.get('ops'):
+            return None
+        rows = p.get('remote_free', 0) / p['batch'] if p.get('batch') else 0
+        return (p.get('alloc_refill', 0) + p.get('free_drain', 0) + rows) * 1000 / p['ops']
+
+    lines = ['| test | target | n | ops | fast path | refills (shared hit/miss) | drains '
+             '| to slabs (shared full) | remote objects via rows | lock round trips |' +
+             ''.join(f' {c} round trips |' for c in others),
+             '|' + '---|' * (10 + len(others))]
+    for k in sorted(prof['sleeb']):
+        p = prof['sleeb'][k]
+        hit, miss = per_k(p, 'shared_alloc_hit'), per_k(p, 'shared_alloc_miss')
+        lines.append(f'| {k[0]} | {k[1]} | {k[2]} | {p["ops"]} | {fmt(per_k(p, "fastpath_ops"), 0)} '
+                     f'| {fmt(per_k(p, "alloc_refill"), 1)} ({fmt(hit, 1)}/{fmt(miss, 1)}) '
+                     f'| {fmt(per_k(p, "free_drain"), 1)} | {fmt(per_k(p, "shared_overflow"), 1)} '
+                     f'| {fmt(per_k(p, "remote_free"), 0)} | {fmt(trips(p), 1)} |' +
+                     ''.join(f' {fmt(trips(prof[c].get(k)), 1)} |' for c in others))
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('outdir')
@@ -208,14 +263,28 @@ def main():
           '## Deterministic clock (icount: guest ns = instructions)', '',
           'Single-threaded TCG with `-icount shift=0,sleep=off`: figures are '
           'instructions per operation (path length; caches and atomics are not '
-          'modelled). Configs: `sleeb` default queues, `sleeb-off` the same kernel '
+          'modelled): medians over boots and repetitions, (min..max) where they '
+          'differ. Configs: `sleeb` default queues, `sleeb-off` the same kernel '
           'with `slub_queues=off`, `q16`/`q480` every queue set at boot to '
           '16/8/64 and 480/240/1920.', '']
     md += icount_table(icount, configs)
     md += ['', '## Wall clock (multi-threaded TCG, concurrency tests and hackbench)', '',
-           'Medians over all boots and repetitions; the band is the spread of vanilla '
+           'Medians over all boots and repetitions, (min..max) of single '
+           'repetitions; the band is the spread of vanilla '
            'against itself over its boots (max/min of per-boot medians).', '']
     md += wall_table(mttcg, mttcg_boot)
+    t = profile_table(records)
+    if t:
+        md += ['', '## Where the queues leave their fast paths (icount boot 1, queue_stats)', '',
+               'Each test run once more after the measurements, with the cache\'s '
+               '`queue_stats` read before and after; figures per 1000 operations (an '
+               'allocation or a free). "fast path": pushes and pops of the cpu queue '
+               'without its lock; "lock round trips": refills, drains and flushed rows '
+               'of remote frees (remote_free / cpu_batch_size), each a round trip of '
+               'the cpu queue\'s lock and mostly of the shared queue\'s. The kmalloc '
+               'caches also serve the rest of the kernel meanwhile; cache-64 is the '
+               'module\'s own.', '']
+        md += t
     md += ['', '## Memory (/proc/meminfo, kB)', '']
     md += mem_table(records)
     for clock in ('icount', 'mttcg'):

@@ -15,7 +15,9 @@
 # guest ns per instruction, deterministic) for every configuration, and
 # "mttcg" (multi-threaded TCG, wall clock, noisy) with 10 boots of vanilla and
 # sleeb each for the concurrency tests and hackbench. Each boot runs the
-# sleeb_bench module (5 repetitions), hackbench and the Slab memory probes.
+# sleeb_bench module (5 repetitions), hackbench and the Slab memory probes;
+# the first icount boot of each config then counts, per test, how often the
+# queues left their fast paths (sleeb_bench's profile mode).
 #
 # Writes DIR/bench/results.json (every figure) and DIR/bench/results.md
 # (ratios vanilla/SLEEB, > 1 = SLEEB faster). --quick: one boot each, fewer
@@ -62,9 +64,13 @@ run() { # run CLOCK CONFIG BOOT
 	variant=$(variant_of "$cfg")
 	log=$out/runs/$clock-$cfg-$boot
 	printf 'bench: %-6s %-9s boot %2s ... ' "$clock" "$cfg" "$boot"
+	# The first deterministic boot of each config also counts the queues'
+	# slow paths per test (bench/30-profile.sh), after everything timed.
+	profile=
+	[ "$clock" = icount ] && [ "$boot" = 1 ] && profile=sleeb.profile=1
 	SLEEB_QEMU_CLOCK=$clock tests/vm/harness.sh bench "$variant" --build-dir "$build" \
 		--extra /usr/bin/hackbench --timeout 1200 \
-		--append "${append[$cfg]} $micro $hack" >"$log.tap" 2>&1 || true
+		--append "${append[$cfg]} $micro $hack $profile" >"$log.tap" 2>&1 || true
 	cp "$build/vm-logs/bench-$variant/tap.log" "$log.log"
 	grep -q '^ok .*kernel log free of splats' "$log.tap" && grep -q 'ran suite bench to the end' "$log.tap" &&
 		echo "done ($(grep -c 'BENCH micro' "$log.log") figures)" || { echo "FAILED (see $log.tap)"; exit 1; }

@@ -14,6 +14,13 @@
  *   SLEEB-BENCH <test> <cache> <n> <rep> <metric> <ns-per-op>
  * Under QEMU with -icount shift=0 a guest nanosecond is one instruction,
  * so the figures are instructions per operation.
+ *
+ * Loaded with profile=1 it runs nothing at load and keeps its 64-byte cache
+ * ("sleeb_bench64") until unloaded; each write of "TEST TARGET [N]" to
+ * /sys/module/sleeb_bench/parameters/run then runs one test once, and
+ * parameters/last_ops says how many allocations and frees it made. That is
+ * what a counter read before and after the write (the queues' queue_stats)
+ * is divided by: tests/vm/guest/bench/30-profile.sh.
  */
 #include <linux/completion.h>
 #include <linux/cpumask.h>
@@ -30,6 +37,15 @@ MODULE_PARM_DESC(reps, "repetitions of every measurement");
 static bool quick;
 module_param(quick, bool, 0444);
 MODULE_PARM_DESC(quick, "fewer sizes and batch lengths, for development");
+
+static bool profile;
+module_param(profile, bool, 0444);
+MODULE_PARM_DESC(profile, "run nothing at load; run one test per write to run");
+
+/* Allocations and frees the figures of the last run covered. */
+static unsigned long last_ops;
+module_param(last_ops, ulong, 0444);
+MODULE_PARM_DESC(last_ops, "allocations and frees of the last test run");
 
 #define MAX_N		1000
 #define MAX_CPUS	8
@@ -62,6 +78,8 @@ static void report(const char *test, const struct target *t, unsigned int n,
 {
 	pr_info("SLEEB-BENCH %s %s %u %u %s %llu\n", test, t->name, n, rep,
 		metric, ops ? div64_u64(ns, ops) : 0);
+	/* A pair is an allocation and a free. */
+	last_ops += strcmp(metric, "ns_per_pair") ? ops : 2 * ops;
 }
 
 /* Run @fn(@arg) on @cpu and wait for it. */
@@ -261,24 +279,82 @@ static void test_e(const struct target *t, unsigned int rep)
 	report("e_one_to_many", t, n, rep, "free_ns_per_op", free_ns, nfree);
 }
 
+static const unsigned int full_sizes[] = { 8, 64, 256, 1024, 4096 };
+static char names[ARRAY_SIZE(full_sizes)][16];
+static struct target targets[ARRAY_SIZE(full_sizes) + 1];
+static unsigned int nt;
+static struct cpumask remote, other_node;
+
+/* Run test @name once on @t (@n: test a's batch length). */
+static int run_test(const char *name, const struct target *t, unsigned int n,
+		    unsigned int rep)
+{
+	if (!strcmp(name, "a"))
+		test_a(t, n, rep);
+	else if (!strcmp(name, "b"))
+		test_b(t, rep);
+	else if (!strcmp(name, "c"))
+		test_c(t, rep);
+	else if (!strcmp(name, "d_remote_free"))
+		test_d(name, t, &remote, rep);
+	else if (!strcmp(name, "d_remote_node_free"))
+		test_d(name, t, &other_node, rep);
+	else if (!strcmp(name, "e"))
+		test_e(t, rep);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* parameters/run: "TEST TARGET [N]", e.g. "a kmalloc-256 100". */
+static int run_set(const char *val, const struct kernel_param *kp)
+{
+	static DEFINE_MUTEX(run_lock);
+	char test[24], target[16];
+	unsigned int i, n = 100;
+	int ret;
+
+	if (!profile)
+		return -EPERM;
+	if (sscanf(val, "%23s %15s %u", test, target, &n) < 2 || !n || n > MAX_N)
+		return -EINVAL;
+	for (i = 0; i < nt; i++)
+		if (!strcmp(targets[i].name, target))
+			break;
+	if (i == nt)
+		return -ENOENT;
+	mutex_lock(&run_lock);
+	last_ops = 0;
+	ret = run_test(test, &targets[i], n, 0);
+	mutex_unlock(&run_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops run_ops = { .set = run_set };
+module_param_cb(run, &run_ops, NULL, 0200);
+MODULE_PARM_DESC(run, "with profile=1: run one test, \"TEST TARGET [N]\"");
+
 static int __init sleeb_bench_init(void)
 {
-	static const unsigned int full_sizes[] = { 8, 64, 256, 1024, 4096 };
 	static const unsigned int quick_sizes[] = { 64 };
 	static const unsigned int full_ns[] = { 1, 10, 100, 1000 };
 	static const unsigned int quick_ns[] = { 100 };
+	static const char *const tests[] = { "b", "c", "d_remote_free",
+					     "d_remote_node_free", "e" };
 	const unsigned int *sizes = quick ? quick_sizes : full_sizes;
 	const unsigned int *ns = quick ? quick_ns : full_ns;
 	unsigned int nsizes = quick ? ARRAY_SIZE(quick_sizes) : ARRAY_SIZE(full_sizes);
 	unsigned int nns = quick ? ARRAY_SIZE(quick_ns) : ARRAY_SIZE(full_ns);
-	struct target targets[ARRAY_SIZE(full_sizes) + 1];
-	struct cpumask remote, other_node;
-	unsigned int i, j, r, nt = 0, cpu;
-	char names[ARRAY_SIZE(full_sizes)][16];
+	unsigned int i, j, r, cpu;
 
 	bench64 = kmem_cache_create("sleeb_bench64", 64, 0, SLAB_NO_MERGE, NULL);
 	if (!bench64)
 		return -ENOMEM;
+	/* profile=1 offers every size, whatever quick says. */
+	if (profile) {
+		sizes = full_sizes;
+		nsizes = ARRAY_SIZE(full_sizes);
+	}
 	for (i = 0; i < nsizes; i++) {
 		snprintf(names[i], sizeof(names[i]), "kmalloc-%u", sizes[i]);
 		targets[nt++] = (struct target){ names[i], NULL, sizes[i] };
@@ -291,27 +367,28 @@ static int __init sleeb_bench_init(void)
 	for_each_online_cpu(cpu)
 		if (cpu_to_node(cpu) != cpu_to_node(0))
 			cpumask_set_cpu(cpu, &other_node);
+	if (profile)
+		return 0;
 
 	pr_info("SLEEB-BENCH-BEGIN reps=%u quick=%d cpus=%u\n", reps, quick,
 		num_online_cpus());
 	for (r = 0; r < reps; r++) {
 		for (i = 0; i < nt; i++) {
 			for (j = 0; j < nns; j++)
-				test_a(&targets[i], ns[j], r);
-			test_b(&targets[i], r);
-			test_c(&targets[i], r);
-			test_d("d_remote_free", &targets[i], &remote, r);
-			test_d("d_remote_node_free", &targets[i], &other_node, r);
-			test_e(&targets[i], r);
+				run_test("a", &targets[i], ns[j], r);
+			for (j = 0; j < ARRAY_SIZE(tests); j++)
+				run_test(tests[j], &targets[i], 0, r);
 		}
 	}
 	pr_info("SLEEB-BENCH-END\n");
 	kmem_cache_destroy(bench64);
+	bench64 = NULL;
 	return 0;
 }
 
 static void __exit sleeb_bench_exit(void)
 {
+	kmem_cache_destroy(bench64);
 }
 
 module_init(sleeb_bench_init);
