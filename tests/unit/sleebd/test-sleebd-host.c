@@ -165,6 +165,22 @@ static bool wait_attr(const char *cache, const char *a, int want)
 	return false;
 }
 
+/*
+ * Polls until the cache holds all three values; false after 5 s. sleebd
+ * writes the attributes one at a time, so seeing the first one changed
+ * says nothing of the others yet.
+ */
+static bool wait_tunables(const char *cache, int q, int b, int s)
+{
+	for (int i = 0; i < 500; i++) {
+		if (attr(cache, "cpu_queue_size") == q && attr(cache, "cpu_batch_size") == b &&
+		    attr(cache, "shared_queue_size") == s)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
 static const char policy_kmalloc[] = "[Cache]\nMatch=kmalloc-*\nCpuQueueSize=256\nCpuBatchSize=64\nSharedQueueSize=512\n";
 
 START_TEST(test_once_writes)
@@ -336,8 +352,9 @@ START_TEST(test_daemon_lifecycle)
 	/* a new cache is found by the rescan (no uevents in a fake tree) */
 	add_cache(&newc, true);
 	write_slabinfo(all, 4, true);
-	ck_assert(wait_attr("kmalloc-512", "cpu_queue_size", 256));
-	ck_assert_int_eq(attr("kmalloc-512", "cpu_batch_size"), 64);
+	ck_assert_msg(wait_tunables("kmalloc-512", 256, 64, 512), "kmalloc-512 is %d/%d/%d",
+		      attr("kmalloc-512", "cpu_queue_size"), attr("kmalloc-512", "cpu_batch_size"),
+		      attr("kmalloc-512", "shared_queue_size"));
 
 	/* a broken policy on SIGHUP is refused; the old one stays */
 	writef("etc/sleeb/policy.d/10-kmalloc.conf", "[Cache]\nMatch=kmalloc-*\nCpuQueueSize=lots\n");
@@ -379,7 +396,9 @@ START_TEST(test_sigkill_then_restart)
 	make_tree(true);
 	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
-	ck_assert(wait_attr("kmalloc-64", "cpu_queue_size", 256));
+	/* not halfway through the writes: a killed write leaves a plain
+	 * file empty, which sysfs never shows */
+	ck_assert(wait_tunables("kmalloc-64", 256, 64, 512));
 	kill(pid, SIGKILL);
 	ck_assert_int_eq(test_wait_exit(pid), 128 + SIGKILL);
 
@@ -448,7 +467,9 @@ START_TEST(test_autotune_grow_and_shrink)
 		grown = attr("kmalloc-64", "cpu_queue_size") == 240;
 	}
 	ck_assert_msg(grown, "queue is %d", attr("kmalloc-64", "cpu_queue_size"));
-	ck_assert_int_eq(attr("kmalloc-64", "cpu_batch_size"), 120);
+	ck_assert_msg(wait_tunables("kmalloc-64", 240, 120, 960), "kmalloc-64 grew to %d/%d/%d",
+		      attr("kmalloc-64", "cpu_queue_size"), attr("kmalloc-64", "cpu_batch_size"),
+		      attr("kmalloc-64", "shared_queue_size"));
 
 	/* idle: counters stand still, the queue shrinks again */
 	for (int i = 0; i < 400 && !shrunk; i++) {
