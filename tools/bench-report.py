@@ -199,17 +199,20 @@ def profile_table(records):
         return []
     others = [c for c in ('q16', 'q480') if c in prof]
 
-    def per_k(p, *names):
-        return sum(p.get(x, 0) for x in names) * 1000 / p['ops'] if p.get('ops') else None
+    def per_k(p, count):
+        return count * 1000 / p['ops'] if p and p.get('ops') else None
+
+    def per_k_of(p, name):
+        return per_k(p, p.get(name, 0))
 
     def trips(p):
         # A refill and a drain are one round trip of the cpu queue's lock
         # (and mostly of the shared queue's); a row of remote frees is
         # flushed, under the same locks, once per cpu_batch_size objects.
-        if not p or not p.get('ops'):
+        if not p:
             return None
         rows = p.get('remote_free', 0) / p['batch'] if p.get('batch') else 0
-        return (p.get('alloc_refill', 0) + p.get('free_drain', 0) + rows) * 1000 / p['ops']
+        return per_k(p, p.get('alloc_refill', 0) + p.get('free_drain', 0) + rows)
 
     lines = ['| test | target | n | ops | fast path | refills (shared hit/miss) | drains '
              '| to slabs (shared full) | remote objects via rows | lock round trips |' +
@@ -217,11 +220,11 @@ def profile_table(records):
              '|' + '---|' * (10 + len(others))]
     for k in sorted(prof['sleeb']):
         p = prof['sleeb'][k]
-        hit, miss = per_k(p, 'shared_alloc_hit'), per_k(p, 'shared_alloc_miss')
-        lines.append(f'| {k[0]} | {k[1]} | {k[2]} | {p["ops"]} | {fmt(per_k(p, "fastpath_ops"), 0)} '
-                     f'| {fmt(per_k(p, "alloc_refill"), 1)} ({fmt(hit, 1)}/{fmt(miss, 1)}) '
-                     f'| {fmt(per_k(p, "free_drain"), 1)} | {fmt(per_k(p, "shared_overflow"), 1)} '
-                     f'| {fmt(per_k(p, "remote_free"), 0)} | {fmt(trips(p), 1)} |' +
+        hit, miss = per_k_of(p, 'shared_alloc_hit'), per_k_of(p, 'shared_alloc_miss')
+        lines.append(f'| {k[0]} | {k[1]} | {k[2]} | {p["ops"]} | {fmt(per_k_of(p, "fastpath_ops"), 0)} '
+                     f'| {fmt(per_k_of(p, "alloc_refill"), 1)} ({fmt(hit, 1)}/{fmt(miss, 1)}) '
+                     f'| {fmt(per_k_of(p, "free_drain"), 1)} | {fmt(per_k_of(p, "shared_overflow"), 1)} '
+                     f'| {fmt(per_k_of(p, "remote_free"), 0)} | {fmt(trips(p), 1)} |' +
                      ''.join(f' {fmt(trips(prof[c].get(k)), 1)} |' for c in others))
     return lines
 
