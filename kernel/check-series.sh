@@ -31,9 +31,7 @@ src=${SLEEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sleeb}/src/vanilla
 for i in "${!patches[@]}"; do
 	k=$((i + 1)) p=${patches[$i]}
 	echo "# patch $k/${#patches[@]}: $p"
-	out=$(cd "$src" && perl scripts/checkpatch.pl --strict -q "$here/patches/$p" 2>&1 |
-		grep -v 'spdxcheck\|No such file\|Traceback\|File "\|^$')
-	[ -z "$out" ]
+	out=$("$here/checkpatch.sh" --tree "$src" "$here/patches/$p")
 	point $? "$p: checkpatch --strict clean"
 	[ -z "$out" ] || echo "$out" | head -20 | sed 's/^/#   /'
 
