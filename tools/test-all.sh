@@ -25,6 +25,8 @@ set +e
 meson test -C "$build" --print-errorlogs "$@" 2>&1 | tee "$build/test-all.log"
 rc=${PIPESTATUS[0]}
 set -e
+# The reasons, near the end where CI's excerpt of the output keeps them.
+[ "$rc" -eq 0 ] || python3 tools/failure-digest.py "$build" || true
 count() { sed -n "s/^$1: *\([0-9]*\).*/\1/p" "$build/test-all.log" | tail -1; }
 ok=$(count 'Ok') xfail=$(count 'Expected Fail') fail=$(count 'Fail') xpass=$(count 'Unexpected Pass')
 skip=$(count 'Skipped') tmo=$(count 'Timeout')
