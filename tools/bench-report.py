@@ -143,19 +143,46 @@ def wall_table(flat, per_boot):
     return lines
 
 
+# The memory probes of bench/20-hackbench.sh, in the order they are taken.
+MEM_PHASES = ['boot', 'after_workload', 'idle_2s', 'idle_4s', 'idle_8s', 'idle_16s', 'after_idle']
+
+
+def mem_order(k):
+    phase = k[1][4:]
+    return (MEM_PHASES.index(phase) if phase in MEM_PHASES else len(MEM_PHASES), phase, k[4])
+
+
 def mem_table(records):
     lines = ['| clock | phase | metric | vanilla | sleeb | sleeb-off | sleeb vs vanilla |',
              '|---|---|---|---|---|---|---|']
     for clock in ('icount', 'mttcg'):
         flat, _ = group(records, clock)
-        for k in sorted(flat):
-            if k[0] != 'mem':
-                continue
+        for k in sorted((k for k in flat if k[0] == 'mem'), key=mem_order):
             med = {c: statistics.median(v) for c, v in flat[k].items()}
             v, s = med.get('vanilla'), med.get('sleeb')
             diff = f'{(s - v) / v * 100:+.1f}%' if v and s else '-'
             lines.append(f'| {clock} | {k[1][4:]} | {k[4]} | {fmt(v, 0)} | {fmt(s, 0)} | '
                          f'{fmt(med.get("sleeb-off"), 0)} | {diff} |')
+    return lines
+
+
+def mem_timeline(records, configs):
+    """Slab: of every config against vanilla's, probe by probe."""
+    lines = ['| clock | phase | vanilla kB | ' + ' | '.join(c for c in configs if c != 'vanilla') + ' |',
+             '|---|---|---|' + '---|' * (len(configs) - 1)]
+    for clock in ('icount', 'mttcg'):
+        flat, _ = group(records, clock)
+        for k in sorted((k for k in flat if k[0] == 'mem' and k[4] == 'Slab_kB'), key=mem_order):
+            med = {c: statistics.median(v) for c, v in flat[k].items()}
+            v = med.get('vanilla')
+            cells = []
+            for c in configs:
+                if c == 'vanilla':
+                    continue
+                s = med.get(c)
+                cells.append('-' if s is None else
+                             f'{s:.0f} ({(s - v) / v * 100:+.0f}%)' if v else f'{s:.0f}')
+            lines.append(f'| {clock} | {k[1][4:]} | {fmt(v, 0)} | ' + ' | '.join(cells) + ' |')
     return lines
 
 
@@ -288,8 +315,14 @@ def main():
                'caches also serve the rest of the kernel meanwhile; cache-64 is the '
                'module\'s own.', '']
         md += t
-    md += ['', '## Memory (/proc/meminfo, kB)', '']
+    md += ['', '## Memory (/proc/meminfo, kB)', '',
+           'Taken at boot, right after hackbench, 2, 4, 8 and 16 s later and after '
+           '30 s idle: how fast the reaper gives back what the queues held.', '']
     md += mem_table(records)
+    md += ['', '### Slab: probe by probe, every config (kB, and against vanilla)', '',
+           'How fast each queue size gives its memory back once the workload '
+           'stops (the sweep configs had one deterministic boot).', '']
+    md += mem_timeline(records, configs)
     for clock in ('icount', 'mttcg'):
         t = slab_table(records, clock, 'after_workload')
         if t:

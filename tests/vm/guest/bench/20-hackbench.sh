@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmark guest, part 2: hackbench (rt-tests) in process and thread mode
-# with a fixed loop count, then Slab/SUnreclaim after it and after 30 s idle
-# (the reaper's work); sleeb.hackbench_reps= and sleeb.hackbench_loops=
+# with a fixed loop count, then Slab/SUnreclaim right after it, 2, 4, 8 and
+# 16 s later and after 30 s idle (how fast the reaper gives memory back);
+# sleeb.hackbench_reps= and sleeb.hackbench_loops=
 # on the command line. "# BENCH hackbench MODE REP SECONDS",
 # "# BENCH mem PHASE SLAB_KB SUNRECLAIM_KB", and per cache holding slabs
 # "# BENCH slab PHASE CACHE ACTIVE_OBJS NUM_OBJS SLAB_KB" (/proc/slabinfo:
@@ -29,6 +30,12 @@ for r in $(seq 1 "${reps:-3}"); do
 	done
 done
 mem after_workload
-sleep 30
+idle=0
+for t in 2 4 8 16; do
+	sleep $((t - idle))
+	idle=$t
+	mem "idle_${t}s"
+done
+sleep $((30 - idle))
 mem after_idle
 ok "hackbench ran"
