@@ -12,22 +12,52 @@
  * A shrinker thread calls kmem_cache_shrink() periodically. The guest
  * script takes cpus offline and back meanwhile.
  *
+ * A quarter of the allocations ask for a node, half of those with
+ * __GFP_THISNODE; a migrator thread keeps moving the threads between the
+ * nodes' cpus (every migrate_us), so allocations are preempted and
+ * migrated wherever the allocator lets them. With memcgs= the threads
+ * charge half of their allocations (__GFP_ACCOUNT) to those memory
+ * cgroups, so accounted objects move through the queues too.
+ *
  * Loading runs the whole stress (duration_s seconds) and prints one line,
- * "sleeb_stress: PASS ..." or "sleeb_stress: FAIL ...". Every object is
- * accounted for: allocations must equal frees, and the dedicated cache is
- * destroyed at the end, which warns if any object is missing.
+ * "sleeb_stress: PASS ..." or "sleeb_stress: FAIL ...". The verdict rests on
+ * checks that do not trust the module's own counts:
+ *  - the live set: a bit per 8-byte granule of memory (every object is at
+ *    least 8 bytes and 8-aligned), set when an object is handed out and
+ *    cleared before it is freed, with atomic bit operations (irq-safe, no
+ *    allocation). An address handed out while live, or freed while not
+ *    live, fails the run at once, reported with where it happens and where
+ *    that address was last handed out or freed (kept best effort in a hash
+ *    table that later entries may overwrite);
+ *  - the node of every node-bound allocation, which must be the node asked
+ *    for (KFENCE samples come from their own pool);
+ *  - a pattern in every object, checked before it is freed;
+ *  - allocations equal frees, and the dedicated cache is destroyed at the
+ *    end, which warns if any object is missing.
+ * The memcg charges are the guest script's to check: back to zero once the
+ * cgroups are removed. selftest=1 commits one of each fault the checks
+ * look for, through the same code, and must end in FAIL.
  */
 #include <linux/atomic.h>
+#include <linux/bitops.h>
+#include <linux/cgroup.h>
+#include <linux/hash.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
+#include <linux/kfence.h>
 #include <linux/kthread.h>
 #include <linux/llist.h>
+#include <linux/memcontrol.h>
+#include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/nodemask.h>
 #include <linux/prandom.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 static unsigned int duration_s = 300;
 module_param(duration_s, uint, 0444);
@@ -41,7 +71,20 @@ static unsigned int irq_us = 100;
 module_param(irq_us, uint, 0444);
 MODULE_PARM_DESC(irq_us, "interval of each thread's hardirq allocations (0: none)");
 
+static unsigned int migrate_us = 1000;
+module_param(migrate_us, uint, 0444);
+MODULE_PARM_DESC(migrate_us, "interval of the migrator's affinity changes (0: none)");
+
+static char *memcgs = "";
+module_param(memcgs, charp, 0444);
+MODULE_PARM_DESC(memcgs, "comma-separated cgroup v2 paths to charge to, e.g. /s/a,/s/b");
+
+static bool selftest;
+module_param(selftest, bool, 0444);
+MODULE_PARM_DESC(selftest, "commit one fault of each kind the checks look for (must FAIL)");
+
 #define MAX_THREADS	64
+#define MAX_MEMCGS	8
 #define IRQ_OBJS	16
 #define LOCAL_OBJS	128
 #define CACHE_OBJ_SIZE	192
@@ -70,30 +113,162 @@ static struct stress_thread threads[MAX_THREADS];
 static unsigned int nr_threads;
 static unsigned long deadline;
 static atomic_long_t nr_alloc, nr_free, nr_corrupt, nr_fail;
+static atomic_long_t nr_live_errors, nr_untracked, nr_node_allocs, nr_wrong_node;
+static atomic_long_t nr_accounted;
+static unsigned long nr_migrations;
+static int mem_nodes[MAX_NUMNODES];
+static unsigned int nr_mem_nodes;
+static struct mem_cgroup *memcg[MAX_MEMCGS];
+static unsigned int nr_memcgs;
 static DECLARE_COMPLETION(threads_done);
 static atomic_t running;
+
+/* The live set and where each address was last seen (see the top). */
+static unsigned long *live_bits;
+static unsigned long live_granules;
+
+#define SITES_BITS	16
+struct obj_site {
+	unsigned long addr;
+	unsigned long ip;
+	unsigned int cpu;
+	bool freed;
+};
+
+static struct obj_site *sites;
+
+static int live_init(void)
+{
+	unsigned long end_pfn = 0;
+	int nid;
+
+	for_each_online_node(nid)
+		end_pfn = max(end_pfn, node_end_pfn(nid));
+	live_granules = end_pfn << (PAGE_SHIFT - 3);
+	live_bits = vzalloc(BITS_TO_LONGS(live_granules) * sizeof(long));
+	sites = vzalloc(sizeof(*sites) << SITES_BITS);
+	if (!live_bits || !sites) {
+		vfree(live_bits);
+		vfree(sites);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static struct obj_site *site_of(const void *p)
+{
+	return &sites[hash_ptr(p, SITES_BITS)];
+}
+
+static void site_note(const void *p, unsigned long ip, bool freed)
+{
+	struct obj_site *site = site_of(p);
+
+	WRITE_ONCE(site->addr, (unsigned long)p);
+	WRITE_ONCE(site->ip, ip);
+	WRITE_ONCE(site->cpu, raw_smp_processor_id());
+	WRITE_ONCE(site->freed, freed);
+}
+
+static void live_error(const void *p, unsigned long ip, const char *what)
+{
+	struct obj_site *site = site_of(p);
+	unsigned long before = READ_ONCE(site->ip);
+	unsigned int cpu = READ_ONCE(site->cpu);
+	bool freed = READ_ONCE(site->freed);
+
+	if (atomic_long_inc_return(&nr_live_errors) > 10)
+		return;
+	if (READ_ONCE(site->addr) == (unsigned long)p)
+		pr_err("sleeb_stress: FAIL object %px %s at %pS on cpu %d; last %s at %pS on cpu %u\n",
+		       p, what, (void *)ip, raw_smp_processor_id(),
+		       freed ? "freed" : "handed out", (void *)before, cpu);
+	else
+		pr_err("sleeb_stress: FAIL object %px %s at %pS on cpu %d; where it was last seen is lost\n",
+		       p, what, (void *)ip, raw_smp_processor_id());
+}
+
+/* @p was just handed out at @ip. */
+static void live_add(const void *p, unsigned long ip)
+{
+	unsigned long g = __pa(p) >> 3;
+
+	if (g >= live_granules) {
+		atomic_long_inc(&nr_untracked);
+		return;
+	}
+	if (test_and_set_bit(g, live_bits))
+		live_error(p, ip, "handed out while live");
+	site_note(p, ip, false);
+}
+
+/* @p is about to be freed at @ip: before, or its next owner may come first. */
+static void live_del(const void *p, unsigned long ip)
+{
+	unsigned long g = __pa(p) >> 3;
+
+	if (g >= live_granules)
+		return;
+	if (!test_and_clear_bit(g, live_bits))
+		live_error(p, ip, "freed while not live");
+	site_note(p, ip, true);
+}
+
+/* A node-bound allocation of @p, which must be on @node. */
+static void node_check(const void *p, int node, gfp_t gfp, unsigned long ip)
+{
+	int nid;
+
+	atomic_long_inc(&nr_node_allocs);
+	if (is_kfence_address(p))
+		return;
+	nid = page_to_nid(virt_to_page(p));
+	if (nid == node)
+		return;
+	if (atomic_long_inc_return(&nr_wrong_node) <= 10)
+		pr_err("sleeb_stress: FAIL object %px of node %d for node %d (%pGg) at %pS on cpu %d\n",
+		       p, nid, node, &gfp, (void *)ip, raw_smp_processor_id());
+}
 
 static u32 obj_check(struct stress_obj *o)
 {
 	return (u32)(unsigned long)o ^ o->size ^ 0x5eeb5eeb;
 }
 
-static struct stress_obj *stress_alloc(struct rnd_state *rnd, gfp_t gfp)
+/*
+ * One object: of the dedicated cache or kmalloc, for a node or not, charged
+ * to the thread's memcg or not (@account: only threads have one).
+ */
+static struct stress_obj *stress_alloc(struct rnd_state *rnd, gfp_t gfp, bool account)
 {
+	u32 r = prandom_u32_state(rnd);
+	int node = NUMA_NO_NODE;
 	struct stress_obj *o;
 	u32 size;
 
-	if (prandom_u32_state(rnd) % 4 == 0) {
-		o = kmem_cache_alloc(stress_cache, gfp);
+	if (r % 4 == 1 && nr_mem_nodes) {
+		node = mem_nodes[(r >> 8) % nr_mem_nodes];
+		if (r & BIT(4))
+			gfp |= __GFP_THISNODE;
+	}
+	if (account && (r & BIT(5)))
+		gfp |= __GFP_ACCOUNT;
+	if (r % 8 < 2) {
+		o = kmem_cache_alloc_node(stress_cache, gfp, node);
 		size = 0;
 	} else {
 		size = max_t(u32, sizeof(*o), 8 + prandom_u32_state(rnd) % 8185);
-		o = kmalloc(size, gfp);
+		o = kmalloc_node(size, gfp, node);
 	}
 	if (!o) {
 		atomic_long_inc(&nr_fail);
 		return NULL;
 	}
+	live_add(o, _THIS_IP_);
+	if (node != NUMA_NO_NODE)
+		node_check(o, node, gfp, _THIS_IP_);
+	if (gfp & __GFP_ACCOUNT)
+		atomic_long_inc(&nr_accounted);
 	o->self = o;
 	o->size = size;
 	o->check = obj_check(o);
@@ -109,6 +284,7 @@ static void stress_free(struct stress_obj *o)
 			       o, o->self, o->size);
 	}
 	o->check = 0;
+	live_del(o, _THIS_IP_);
 	if (o->size)
 		kfree(o);
 	else
@@ -122,10 +298,16 @@ static void stress_tiny(struct rnd_state *rnd)
 	void *p[16];
 	unsigned int i, n = 1 + prandom_u32_state(rnd) % 16;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		p[i] = kmalloc(8 + prandom_u32_state(rnd) % 16, GFP_KERNEL);
-	for (i = 0; i < n; i++)
+		if (p[i])
+			live_add(p[i], _THIS_IP_);
+	}
+	for (i = 0; i < n; i++) {
+		if (p[i])
+			live_del(p[i], _THIS_IP_);
 		kfree(p[i]);
+	}
 }
 
 /*
@@ -142,7 +324,7 @@ static enum hrtimer_restart stress_irq(struct hrtimer *timer)
 
 	if (prandom_u32_state(&t->irq_rnd) % 2) {
 		while (n-- && t->irq_n < IRQ_OBJS) {
-			o = stress_alloc(&t->irq_rnd, GFP_ATOMIC | __GFP_NOWARN);
+			o = stress_alloc(&t->irq_rnd, GFP_ATOMIC | __GFP_NOWARN, false);
 			if (!o)
 				break;
 			t->irq_objs[t->irq_n++] = o;
@@ -169,11 +351,14 @@ static int stress_fn(void *arg)
 {
 	struct stress_thread *t = arg;
 	struct stress_obj *local[LOCAL_OBJS];
+	struct mem_cgroup *old_memcg = NULL;
 	unsigned int n = 0, i;
 	struct rnd_state rnd;
 
 	prandom_seed_state(&rnd, 0x5eeb + t->id);
 	prandom_seed_state(&t->irq_rnd, 0xe5ee + t->id);
+	if (nr_memcgs)
+		old_memcg = set_active_memcg(memcg[t->id % nr_memcgs]);
 	if (irq_us) {
 		hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		t->timer.function = stress_irq;
@@ -183,7 +368,7 @@ static int stress_fn(void *arg)
 		switch (prandom_u32_state(&rnd) % 8) {
 		case 0 ... 3:	/* allocate, keep locally */
 			if (n < LOCAL_OBJS) {
-				local[n] = stress_alloc(&rnd, GFP_KERNEL);
+				local[n] = stress_alloc(&rnd, GFP_KERNEL, nr_memcgs);
 				if (local[n])
 					n++;
 				break;
@@ -215,6 +400,8 @@ static int stress_fn(void *arg)
 	}
 	while (n)
 		stress_free(local[--n]);
+	if (nr_memcgs)
+		set_active_memcg(old_memcg);
 	if (irq_us) {
 		hrtimer_cancel(&t->timer);
 		while (t->irq_n)
@@ -225,16 +412,119 @@ static int stress_fn(void *arg)
 	return 0;
 }
 
+/*
+ * Keep moving the threads: every migrate_us, one thread gets the cpus of a
+ * random node, or all cpus. Moves to a node whose cpus are all offline
+ * fail and are not counted.
+ */
+static int migrator_fn(void *arg)
+{
+	struct rnd_state rnd;
+	const struct cpumask *mask;
+	unsigned int r;
+
+	prandom_seed_state(&rnd, 0x5eeb31);
+	while (!kthread_should_stop()) {
+		r = prandom_u32_state(&rnd);
+		mask = r % 3 || !nr_mem_nodes ? cpu_possible_mask :
+		       cpumask_of_node(mem_nodes[(r >> 8) % nr_mem_nodes]);
+		if (!set_cpus_allowed_ptr(threads[(r >> 16) % nr_threads].task, mask))
+			nr_migrations++;
+		usleep_range(migrate_us, migrate_us + migrate_us / 2);
+	}
+	return 0;
+}
+
+/* memcgs=: the memory cgroups of those paths, referenced until the end. */
+static int memcgs_get(void)
+{
+	char *list, *cur, *path;
+	struct cgroup_subsys_state *css;
+	struct cgroup *cgrp;
+	int err = 0;
+
+	list = kstrdup(memcgs, GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	cur = list;
+	while ((path = strsep(&cur, ",")) && !err) {
+		if (!*path)
+			continue;
+		if (nr_memcgs == MAX_MEMCGS) {
+			err = -E2BIG;
+			break;
+		}
+		cgrp = cgroup_get_from_path(path);
+		if (IS_ERR(cgrp)) {
+			pr_err("sleeb_stress: FAIL memcgs: no cgroup %s (%ld)\n",
+			       path, PTR_ERR(cgrp));
+			err = PTR_ERR(cgrp);
+			break;
+		}
+		css = cgroup_get_e_css(cgrp, &memory_cgrp_subsys);
+		cgroup_put(cgrp);
+		if (!css) {
+			pr_err("sleeb_stress: FAIL memcgs: %s has no memory controller\n", path);
+			err = -ENOENT;
+			break;
+		}
+		memcg[nr_memcgs++] = mem_cgroup_from_css(css);
+	}
+	kfree(list);
+	return err;
+}
+
+static void memcgs_put(void)
+{
+	while (nr_memcgs)
+		css_put(&memcg[--nr_memcgs]->css);
+}
+
+/* One fault of each kind, through the checks the stress relies on. */
+static void commit_faults(void)
+{
+	void *p = kmalloc_node(64, GFP_KERNEL, mem_nodes[0]);
+
+	if (!p)
+		return;
+	live_add(p, _THIS_IP_);
+	live_add(p, _THIS_IP_);		/* handed out while live */
+	live_del(p, _THIS_IP_);
+	live_del(p, _THIS_IP_);		/* freed while not live */
+	node_check(p, page_to_nid(virt_to_page(p)) + 1, GFP_KERNEL, _THIS_IP_);
+	kfree(p);
+}
+
 static int __init sleeb_stress_init(void)
 {
+	struct task_struct *migrator = NULL;
+	int nid, err;
 	unsigned long shrinks = 0, irq_ops = 0;
 	unsigned int cpu, i;
 	long allocs, frees;
 
+	for_each_node_state(nid, N_MEMORY)
+		mem_nodes[nr_mem_nodes++] = nid;
+	err = live_init();
+	if (err)
+		return err;
+	err = memcgs_get();
+	if (err) {
+		memcgs_put();
+		vfree(live_bits);
+		vfree(sites);
+		return err;
+	}
 	stress_cache = kmem_cache_create("sleeb_stress", CACHE_OBJ_SIZE, 0,
 					 SLAB_NO_MERGE, NULL);
-	if (!stress_cache)
+	if (!stress_cache) {
+		memcgs_put();
+		vfree(live_bits);
+		vfree(sites);
 		return -ENOMEM;
+	}
+	if (selftest)
+		commit_faults();
 	deadline = jiffies + duration_s * HZ;
 	/* Every possible cpu: the guest script may have one offline right now. */
 	for_each_possible_cpu(cpu) {
@@ -245,8 +535,8 @@ static int __init sleeb_stress_init(void)
 		nr_threads++;
 	}
 	atomic_set(&running, nr_threads);
-	pr_info("sleeb_stress: %u threads for %u s, shrink every %u ms\n",
-		nr_threads, duration_s, shrink_ms);
+	pr_info("sleeb_stress: %u threads for %u s, shrink every %u ms, migrate every %u us, %u memcgs\n",
+		nr_threads, duration_s, shrink_ms, migrate_us, nr_memcgs);
 	for (i = 0; i < nr_threads; i++) {
 		threads[i].task = kthread_run(stress_fn, &threads[i],
 					      "sleeb_stress/%u", i);
@@ -254,8 +544,16 @@ static int __init sleeb_stress_init(void)
 			pr_err("sleeb_stress: FAIL cannot start threads\n");
 			deadline = jiffies;
 			atomic_sub(nr_threads - i, &running);
+			nr_threads = i;
 			break;
 		}
+		/* The migrator may still look at it after it exits. */
+		get_task_struct(threads[i].task);
+	}
+	if (migrate_us && nr_threads) {
+		migrator = kthread_run(migrator_fn, NULL, "sleeb_stress/migrate");
+		if (IS_ERR(migrator))
+			migrator = NULL;
 	}
 	while (!wait_for_completion_timeout(&threads_done,
 					    msecs_to_jiffies(shrink_ms))) {
@@ -265,19 +563,30 @@ static int __init sleeb_stress_init(void)
 				kmem_cache_shrink(kmalloc_caches[KMALLOC_NORMAL][i]);
 		shrinks++;
 	}
+	if (migrator)
+		kthread_stop(migrator);
 	/* Whatever is still in an inbox was handed over after its owner stopped. */
-	for (i = 0; i < nr_threads; i++)
+	for (i = 0; i < nr_threads; i++) {
 		drain_inbox(&threads[i]);
+		put_task_struct(threads[i].task);
+	}
 	kmem_cache_destroy(stress_cache);
+	memcgs_put();
 
 	allocs = atomic_long_read(&nr_alloc);
 	frees = atomic_long_read(&nr_free);
 	for (i = 0; i < nr_threads; i++)
 		irq_ops += threads[i].irq_ops;
-	pr_info("sleeb_stress: %s allocs=%ld frees=%ld corrupt=%ld failed=%ld shrinks=%lu irq_ops=%lu\n",
-		allocs == frees && !atomic_long_read(&nr_corrupt) && allocs ?
-		"PASS" : "FAIL", allocs, frees, atomic_long_read(&nr_corrupt),
-		atomic_long_read(&nr_fail), shrinks, irq_ops);
+	pr_info("sleeb_stress: %s allocs=%ld frees=%ld corrupt=%ld live_errors=%ld wrong_node=%ld node_allocs=%ld accounted=%ld failed=%ld untracked=%ld migrations=%lu shrinks=%lu irq_ops=%lu\n",
+		allocs == frees && !atomic_long_read(&nr_corrupt) &&
+		!atomic_long_read(&nr_live_errors) && !atomic_long_read(&nr_wrong_node) &&
+		allocs ? "PASS" : "FAIL", allocs, frees, atomic_long_read(&nr_corrupt),
+		atomic_long_read(&nr_live_errors), atomic_long_read(&nr_wrong_node),
+		atomic_long_read(&nr_node_allocs), atomic_long_read(&nr_accounted),
+		atomic_long_read(&nr_fail), atomic_long_read(&nr_untracked),
+		nr_migrations, shrinks, irq_ops);
+	vfree(live_bits);
+	vfree(sites);
 	return 0;
 }
 

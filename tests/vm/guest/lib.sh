@@ -27,13 +27,14 @@ expect_eq() {
 	fi
 }
 
-# kunit_run MODULE: load a KUnit test module and report each of its cases as
-# a test point, from the KTAP it prints to the kernel log. A module that
-# reports nothing is a failure.
+# kunit_run MODULE [PARAM=VALUE...]: load a KUnit test module and report each
+# of its cases as a test point, from the KTAP it prints to the kernel log. A
+# module that reports nothing is a failure.
 kunit_run() {
 	_mod=$1
+	shift
 	dmesg -c >/dev/null
-	if ! insmod "/lib/modules/$_mod.ko"; then
+	if ! insmod "/lib/modules/$_mod.ko" "$@"; then
 		not_ok "kunit $_mod: insmod failed"
 		return
 	fi
