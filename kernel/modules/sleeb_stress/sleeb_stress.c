@@ -36,7 +36,8 @@
  *    end, which warns if any object is missing.
  * The memcg charges are the guest script's to check: back to zero once the
  * cgroups are removed. selftest=1 commits one of each fault the checks
- * look for, through the same code, and must end in FAIL.
+ * look for, through the same code, and must end in FAIL; with memcgs= it
+ * also leaks a charge, which the script must find.
  */
 #include <linux/atomic.h>
 #include <linux/bitops.h>
@@ -48,6 +49,7 @@
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kfence.h>
+#include <linux/kmemleak.h>
 #include <linux/kthread.h>
 #include <linux/llist.h>
 #include <linux/memcontrol.h>
@@ -56,6 +58,7 @@
 #include <linux/nodemask.h>
 #include <linux/prandom.h>
 #include <linux/sched/mm.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -480,10 +483,24 @@ static void memcgs_put(void)
 		css_put(&memcg[--nr_memcgs]->css);
 }
 
-/* One fault of each kind, through the checks the stress relies on. */
+/*
+ * One fault of each kind, through the checks the stress relies on, and
+ * with memcgs= LEAKED_CHARGE bytes of objects leaked while charged to the
+ * first of them, for the script to find (kept from kmemleak).
+ */
+#define LEAKED_CHARGE	SZ_128K
+
 static void commit_faults(void)
 {
 	void *p = kmalloc_node(64, GFP_KERNEL, mem_nodes[0]);
+	struct mem_cgroup *old;
+
+	if (nr_memcgs) {
+		old = set_active_memcg(memcg[0]);
+		for (int i = 0; i < LEAKED_CHARGE / SZ_4K; i++)
+			kmemleak_not_leak(kmalloc(SZ_4K, GFP_KERNEL_ACCOUNT));
+		set_active_memcg(old);
+	}
 
 	if (!p)
 		return;
