@@ -21,6 +21,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kfence.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -31,9 +32,19 @@ MODULE_PARM_DESC(what, "leak, double_free, or both separated by a comma");
 
 static struct kmem_cache *cache;
 
+/* An object from the queues: KFENCE samples never enter them. */
+static void *alloc_queued(void)
+{
+	void *p;
+
+	while ((p = kmem_cache_alloc(cache, GFP_KERNEL)) && is_kfence_address(p))
+		kmem_cache_free(cache, p);
+	return p;
+}
+
 static noinline void provoke_leak(void)
 {
-	void *p = kmem_cache_alloc(cache, GFP_KERNEL);
+	void *p = alloc_queued();
 
 	/*
 	 * The script finds the object in kmemleak's report by this function's
@@ -45,7 +56,7 @@ static noinline void provoke_leak(void)
 
 static noinline void provoke_double_free(void)
 {
-	void *p = kmem_cache_alloc(cache, GFP_KERNEL);
+	void *p = alloc_queued();
 
 	if (!p)
 		return;
