@@ -44,6 +44,7 @@
 #include <linux/cgroup.h>
 #include <linux/hash.h>
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -431,8 +432,15 @@ static int migrator_fn(void *arg)
 		r = prandom_u32_state(&rnd);
 		mask = r % 3 || !nr_mem_nodes ? cpu_possible_mask :
 		       cpumask_of_node(mem_nodes[(r >> 8) % nr_mem_nodes]);
+		/*
+		 * Not while a cpu comes or goes: 6.12 can leave a task whose
+		 * affinity changes meanwhile on the dying cpu (sched_cpu_dying()
+		 * warns, and the scheduler and RCU go wrong from there).
+		 */
+		cpus_read_lock();
 		if (!set_cpus_allowed_ptr(threads[(r >> 16) % nr_threads].task, mask))
 			nr_migrations++;
+		cpus_read_unlock();
 		usleep_range(migrate_us, migrate_us + migrate_us / 2);
 	}
 	return 0;

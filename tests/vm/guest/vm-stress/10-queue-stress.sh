@@ -13,6 +13,16 @@
 . /tests/lib.sh
 secs=$(sed -n 's/.*sleeb\.stress_seconds=\([0-9]*\).*/\1/p' /proc/cmdline)
 secs=${secs:-300}
+# sleeb.stress_args=A,B: more module parameters (A B) for sleeb_stress.
+args=$(sed -n 's/.*sleeb\.stress_args=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
+
+# Slab and the largest caches every 30 s, for whoever reads a failure.
+watch_memory() {
+	while [ ! -e /tmp/stress.done ]; do
+		echo "# $(grep -E '^(MemFree|Slab):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')top: $(awk 'NR > 2 { printf "%d %s\n", $3 * $4 / 1024, $1 }' /proc/slabinfo | sort -n -r | head -3 | tr '\n' ' ')" >>/tmp/memory.log
+		sleep 30
+	done
+}
 
 hotplug() {
 	n=0
@@ -107,12 +117,15 @@ rm -f /tmp/stress.done /tmp/hotplug.count /tmp/storm.out /tmp/storm.rc /tmp/chur
 hotplug &
 storm &
 churn &
+watch_memory &
 echo "# sleeb_stress for $secs s with cpu hotplug"
-insmod /lib/modules/sleeb_stress.ko duration_s="$secs" memcgs=/sleeb-cg-2/a,/sleeb-cg-2/b
+# shellcheck disable=SC2086 # one word per parameter
+insmod /lib/modules/sleeb_stress.ko duration_s="$secs" memcgs=/sleeb-cg-2/a,/sleeb-cg-2/b $args
 touch /tmp/stress.done
 wait
 result=$(dmesg | grep -m1 'sleeb_stress: \(PASS\|FAIL\) allocs')
 echo "# $result"
+cat /tmp/memory.log
 dmesg | grep 'sleeb_stress: FAIL object' | head -20 | sed 's/^/#   /'
 case "$result" in
 *PASS*) ok "stress: no address handed out twice or freed while free, every node-bound object on its node, every object accounted for and intact ($secs s)" ;;
