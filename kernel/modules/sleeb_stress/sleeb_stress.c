@@ -75,9 +75,9 @@ static unsigned int irq_us = 100;
 module_param(irq_us, uint, 0444);
 MODULE_PARM_DESC(irq_us, "interval of each thread's hardirq allocations (0: none)");
 
-static unsigned int migrate_us = 1000;
+static unsigned int migrate_us;
 module_param(migrate_us, uint, 0444);
-MODULE_PARM_DESC(migrate_us, "interval of the migrator's affinity changes (0: none)");
+MODULE_PARM_DESC(migrate_us, "interval of the migrator's affinity changes (0, the default: none)");
 
 static char *memcgs = "";
 module_param(memcgs, charp, 0444);

@@ -120,7 +120,7 @@ churn &
 watch_memory &
 echo "# sleeb_stress for $secs s with cpu hotplug"
 # shellcheck disable=SC2086 # one word per parameter
-insmod /lib/modules/sleeb_stress.ko duration_s="$secs" memcgs=/sleeb-cg-2/a,/sleeb-cg-2/b $args
+insmod /lib/modules/sleeb_stress.ko duration_s="$secs" migrate_us=1000 memcgs=/sleeb-cg-2/a,/sleeb-cg-2/b $args
 touch /tmp/stress.done
 wait
 result=$(dmesg | grep -m1 'sleeb_stress: \(PASS\|FAIL\) allocs')
