@@ -120,19 +120,40 @@ int sleeb_sysfs_read_u64(const char *cache, const char *attr, uint64_t *ret,
 int sleeb_sysfs_write_u64(const char *cache, const char *attr, uint64_t value,
 			  struct sleeb_error *err)
 {
-	char path[PATH_MAX], buf[32];
+	char dir[PATH_MAX], buf[32];
+	struct stat st;
 	ssize_t n;
-	int fd, len;
+	int dfd, fd, len;
 
-	if (sleeb_sysfs_path(path, sizeof(path), cache, attr) < 0)
+	if (!attr || !*attr || strchr(attr, '/') ||
+	    sleeb_sysfs_path(dir, sizeof(dir), cache, NULL) < 0)
 		return path_error(err, -EINVAL, cache, attr);
 	len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)value);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
+	/* The cache directory may be a link (merged caches are name links
+	 * to ":0000064"-style directories); an attribute never is. Opening
+	 * the attribute relative to the directory with O_NOFOLLOW keeps a
+	 * link planted under --root from turning root's write into a write
+	 * to any file. No O_TRUNC: sysfs does not need it. */
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
 		goto fail;
+	fd = openat(dfd, attr, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	close(dfd);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			return sleeb_error_set(err, ELOOP,
+					       "%s: %s: %llu: is a symbolic link, not a sysfs attribute",
+					       cache, attr, (unsigned long long)value);
+		goto fail;
+	}
 	/* sysfs takes one write(); a short write would be a kernel bug, but
 	 * report it rather than retry with half a number. */
 	n = write(fd, buf, (size_t)len);
+	/* A regular file (a fake tree in tests, never sysfs) would keep the
+	 * tail of a longer old value: cut it after the write, through the fd
+	 * we opened, never through a path. */
+	if (n == len && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, len) < 0)
+		n = -1;
 	if (n < 0) {
 		int e = errno;
 

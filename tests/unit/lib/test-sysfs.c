@@ -189,7 +189,7 @@ START_TEST(test_write)
 	ck_assert_int_eq(sleeb_sysfs_write_u64("ip_mrt_cache", "cpu_queue_size", 7, &err), 0);
 	ck_assert_int_eq(sleeb_sysfs_read_u64("kmalloc-64", "cpu_queue_size", &v, &err), 0);
 	ck_assert_uint_eq(v, 7);
-	/* O_TRUNC: a shorter value leaves no tail of the old one. */
+	/* A shorter value leaves no tail of the old one in a fake tree. */
 	ck_assert_int_eq(sleeb_sysfs_write_u64("dentry", "cpu_queue_size", 1, &err), 0);
 	p = test_path(root, "sys/kernel/slab/dentry/cpu_queue_size");
 	test_assert_file_eq(p, "1\n");
@@ -212,6 +212,30 @@ START_TEST(test_write)
 }
 END_TEST
 
+/* Under --root a planted link must not turn a write by root into a write
+ * to (let alone a truncation of) any file it points at. */
+START_TEST(test_write_refuses_symlink)
+{
+	char *root = test_copy_tree(SLEEB_TEST_DATA "/fake-sleeb"), *p, *victim;
+	struct sleeb_error err = { 0 };
+
+	sleeb_root_set(root);
+	victim = test_path(root, "victim");
+	test_write_file(victim, "precious data\n");
+	p = test_path(root, "sys/kernel/slab/dentry/cpu_queue_size");
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(symlink(victim, p), 0);
+	ck_assert_int_eq(sleeb_sysfs_write_u64("dentry", "cpu_queue_size", 1, &err), -ELOOP);
+	ck_assert_str_eq(err.msg, "dentry: cpu_queue_size: 1: is a symbolic link, not a sysfs attribute");
+	test_assert_file_eq(victim, "precious data\n");
+	free(p);
+	free(victim);
+	sleeb_root_set(NULL);
+	test_rm_tree(root);
+	free(root);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sysfs");
@@ -224,6 +248,7 @@ int main(void)
 	tcase_add_test(tc, test_unparsable_attribute);
 	tcase_add_test(tc, test_list_and_aliases);
 	tcase_add_test(tc, test_write);
+	tcase_add_test(tc, test_write_refuses_symlink);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
 }
