@@ -176,7 +176,7 @@ int verb_set(int argc, char *argv[])
 	};
 	struct set_request req = { 0 };
 	enum sleeb_tunable t;
-	int c;
+	int c, r;
 
 	while ((c = getopt_long(argc, argv, "q:b:s:nh", options, NULL)) >= 0) {
 		switch (c) {
@@ -185,9 +185,12 @@ int verb_set(int argc, char *argv[])
 		case 's':
 			t = c == 'q' ? SLEEB_TUNABLE_QUEUE : c == 'b' ? SLEEB_TUNABLE_BATCH
 								  : SLEEB_TUNABLE_SHARED;
-			if (sleeb_parse_u32(optarg, &req.value[t]) < 0)
-				return sleebctl_usage_error("set: --%s: '%s' is not a number",
-							    sleeb_tunable_name(t), optarg);
+			r = sleeb_parse_u32(optarg, &req.value[t]);
+			if (r < 0)
+				return sleebctl_usage_error("set: --%s: '%s' %s",
+							    sleeb_tunable_name(t), optarg,
+							    r == -ERANGE ? "is out of range"
+									 : "is not a number");
 			req.has[t] = true;
 			break;
 		case 'n':

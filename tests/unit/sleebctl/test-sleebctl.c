@@ -338,6 +338,12 @@ START_TEST(test_set)
 	result_free(&r);
 	r = run("--root", root, "set", "x", "--queue", "five", NULL);
 	ck_assert_int_eq(r.status, 2);
+	assert_contains(r.err, "set: --queue: 'five' is not a number");
+	result_free(&r);
+	/* A number too large for the option is out of range, not "not a number". */
+	r = run("--root", root, "set", "x", "--queue", "99999999999", NULL);
+	ck_assert_int_eq(r.status, 2);
+	assert_contains(r.err, "set: --queue: '99999999999' is out of range");
 	result_free(&r);
 	r = run("--root", root, "set", "nosuch*", "--queue", "5", NULL);
 	ck_assert_int_eq(r.status, 1);
