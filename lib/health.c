@@ -128,6 +128,25 @@ static const struct sleeb_cache *find_like(const struct sleeb_cache_set *set, si
 	return sleeb_cache_set_find(set, name);
 }
 
+/* @count per second over @elapsed microseconds, saturating at UINT64_MAX:
+ * count * 10^6 overflows for large counters, and casting a double above
+ * 2^64 to an integer is undefined. */
+static uint64_t per_sec(uint64_t count, uint64_t elapsed)
+{
+	uint64_t whole, rest;
+
+	if (__builtin_mul_overflow(count / elapsed, UINT64_C(1000000), &whole))
+		return UINT64_MAX;
+	/* count % elapsed < elapsed; elapsed below 2^44 us (half a year)
+	 * keeps this product in range, and beyond it rates are ~0 anyway. */
+	rest = count % elapsed;
+	rest = __builtin_mul_overflow(rest, UINT64_C(1000000), &rest) ?
+		(uint64_t)((double)(count % elapsed) * 1e6 / (double)elapsed) : rest / elapsed;
+	if (__builtin_add_overflow(whole, rest, &whole))
+		return UINT64_MAX;
+	return whole;
+}
+
 static int check_growth(const struct sleeb_cache_set *samples, size_t nsamples, size_t idx,
 			uint64_t elapsed, const struct sleeb_health_thresholds *t,
 			struct sleeb_health_report *r)
@@ -153,7 +172,7 @@ static int check_growth(const struct sleeb_cache_set *samples, size_t nsamples, 
 	if (__builtin_mul_overflow(last->si.active_objs - first->si.active_objs,
 				   (uint64_t)last->si.objsize, &grown))
 		grown = UINT64_MAX;
-	rate = (uint64_t)((double)grown * 1e6 / (double)elapsed);
+	rate = per_sec(grown, elapsed);
 	s = grade(rate, t->growth_warn, t->growth_crit, &thr);
 	if (s == SLEEB_HEALTH_OK)
 		return 0;
@@ -182,14 +201,15 @@ static int check_thrash(const struct sleeb_cache_set *samples, size_t nsamples, 
 		return 0;
 	refill = last->stats.value[SLEEB_QSTAT_ALLOC_REFILL] - first->stats.value[SLEEB_QSTAT_ALLOC_REFILL];
 	drain = last->stats.value[SLEEB_QSTAT_FREE_DRAIN] - first->stats.value[SLEEB_QSTAT_FREE_DRAIN];
-	rate = (uint64_t)(((double)refill + (double)drain) * 1e6 / (double)elapsed);
+	rate = __builtin_add_overflow(per_sec(refill, elapsed), per_sec(drain, elapsed), &rate) ?
+		UINT64_MAX : rate;
 	s = grade(rate, t->thrash_warn, t->thrash_crit, &thr);
 	if (s == SLEEB_HEALTH_OK)
 		return 0;
 	return report_add(r, s, SLEEB_CHECK_THRASH, last->si.name, rate, thr,
 			  "%s: queue thrash: %llu refills + %llu drains/s >= %llu/s (queue=%u batch=%u)",
-			  last->si.name, (unsigned long long)(refill * 1000000 / elapsed),
-			  (unsigned long long)(drain * 1000000 / elapsed), (unsigned long long)thr,
+			  last->si.name, (unsigned long long)per_sec(refill, elapsed),
+			  (unsigned long long)per_sec(drain, elapsed), (unsigned long long)thr,
 			  last->tunables.v[SLEEB_TUNABLE_QUEUE], last->tunables.v[SLEEB_TUNABLE_BATCH]);
 }
 

@@ -186,7 +186,20 @@ START_TEST(test_thrash)
 			 "q: queue thrash: 6000 refills + 4000 drains/s >= 10000/s (queue=0 batch=0)");
 	sleeb_health_report_free(&rep);
 
+	/* Deltas near 2^64: rates saturate instead of wrapping (refill * 10^6
+	 * overflowed) or overflowing a double-to-integer cast (undefined). */
+	a.stats.value[SLEEB_QSTAT_ALLOC_REFILL] = 0;
+	a.stats.value[SLEEB_QSTAT_FREE_DRAIN] = 0;
+	b.stats.value[SLEEB_QSTAT_ALLOC_REFILL] = UINT64_MAX / 2;
+	b.stats.value[SLEEB_QSTAT_FREE_DRAIN] = UINT64_MAX / 2;
+	ck_assert_int_eq(sleeb_health_evaluate(sets, 2, NULL, &t, &rep), 0);
+	ck_assert_uint_eq(rep.problems[0].value, UINT64_MAX);
+	ck_assert_str_eq(rep.problems[0].message,
+			 "q: queue thrash: 18446744073709551614 refills + 18446744073709551614 drains/s >= 10000/s (queue=0 batch=0)");
+	sleeb_health_report_free(&rep);
+
 	/* Counters going backwards (cache re-created): no verdict. */
+	a.stats.value[SLEEB_QSTAT_FREE_DRAIN] = 1000;
 	b.stats.value[SLEEB_QSTAT_FREE_DRAIN] = 10;
 	ck_assert_int_eq(sleeb_health_evaluate(sets, 2, NULL, &t, &rep), 0);
 	ck_assert_uint_eq(rep.n, 0);
