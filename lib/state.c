@@ -197,8 +197,11 @@ int sleeb_state_save(const struct sleeb_state *s, struct sleeb_error *err)
 	for (size_t i = 0; i < s->n; i++)
 		fprintf(f, "%s %u %u %u\n", s->entries[i].cache, s->entries[i].orig.v[SLEEB_TUNABLE_QUEUE],
 			s->entries[i].orig.v[SLEEB_TUNABLE_BATCH], s->entries[i].orig.v[SLEEB_TUNABLE_SHARED]);
-	/* The point of the file is surviving a crash: flush it to disk
-	 * before it replaces the old one. */
+	/* The point of the file is surviving a crash of sleebd, not of the
+	 * machine: it lives in /run (tmpfs), which a reboot empties and where
+	 * the kernel tunables are back to their defaults anyway. The fsync
+	 * only matters where the file is on a disk (under --config-root); it
+	 * makes nothing in /run durable. */
 	if (fflush(f) != 0 || fsync(fileno(f)) < 0) {
 		r = errno > 0 ? -errno : -EIO;
 		fclose(f);
