@@ -33,15 +33,25 @@ const char *sleeb_root_get(void)
 	return root;
 }
 
-int sleeb_root_path(char *buf, size_t len, const char *rel)
+int sleeb_prefix_path(char *buf, size_t len, const char *prefix, const char *rel)
 {
-	const char *base = strcmp(root, "/") == 0 ? "" : root;
+	size_t plen = prefix ? strlen(prefix) : 0;
 	int n;
 
+	/* "/", "" and NULL are all the real root; "DIR/" is "DIR". */
+	while (plen > 0 && prefix[plen - 1] == '/')
+		plen--;
 	while (*rel == '/')
 		rel++;
-	n = snprintf(buf, len, "%s/%s", base, rel);
+	if (plen > INT_MAX)
+		return -ENAMETOOLONG;
+	n = snprintf(buf, len, "%.*s/%s", (int)plen, plen ? prefix : "", rel);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
 	return n;
+}
+
+int sleeb_root_path(char *buf, size_t len, const char *rel)
+{
+	return sleeb_prefix_path(buf, len, root, rel);
 }

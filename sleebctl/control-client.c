@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "control-client.h"
+#include "sleeb/control.h"
+#include "sleeb/root.h"
 #include "verbs.h"
-
-#define CONTROL_SOCKET "/run/sleeb/sleebd.sock"
 
 int sleebctl_control_call(const char *config_root, const char *cmd)
 {
@@ -21,12 +21,11 @@ int sleebctl_control_call(const char *config_root, const char *cmd)
 	struct timeval tv = { .tv_sec = 30 };
 	char *buf = NULL, *nl;
 	size_t len = 0, cap = 0;
-	const char *root = config_root && strcmp(config_root, "/") != 0 ? config_root : "";
-	int fd, n;
+	int fd;
 
-	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s%s", root, CONTROL_SOCKET);
-	if (n < 0 || (size_t) n >= sizeof(sa.sun_path)) {
-		fprintf(stderr, "sleebctl: %s%s: socket path too long\n", root, CONTROL_SOCKET);
+	if (sleeb_prefix_path(sa.sun_path, sizeof(sa.sun_path), config_root, SLEEB_CONTROL_SOCKET) < 0) {
+		fprintf(stderr, "sleebctl: --config-root %s: the control socket's path is too long (%zu bytes at most)\n",
+			config_root, sizeof(sa.sun_path) - 1 - strlen(SLEEB_CONTROL_SOCKET));
 		return SLEEBCTL_EXIT_FAILURE;
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);

@@ -2,15 +2,13 @@
 #pragma once
 
 /*
- * The control socket (/run/sleeb/sleebd.sock): root only (SO_PEERCRED),
- * socket-activation aware. Protocol: the client sends one line, "STATUS"
- * or "RELOAD"; the daemon answers "OK" or "ERROR <why>" on the first line,
- * then free text, and closes.
+ * The control socket (path and protocol: sleeb/control.h): root only
+ * (SO_PEERCRED), socket-activation aware.
  */
 
-typedef struct Manager Manager;
+#include "sleeb/control.h"
 
-#define SLEEB_CONTROL_SOCKET "/run/sleeb/sleebd.sock"
+typedef struct Manager Manager;
 
 /* Takes the socket from systemd or binds m->socket_path. Returns 0 or -errno. */
 int control_open(Manager *m);

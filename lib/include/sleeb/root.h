@@ -25,3 +25,12 @@ const char *sleeb_root_get(void);
  * slash).  Returns the length, or -ENAMETOOLONG if it does not fit.
  */
 int sleeb_root_path(char *buf, size_t len, const char *rel);
+
+/*
+ * The same for an explicit prefix rather than the root: "<prefix>/<rel>".
+ * This is how every prefixed path is built, the --config-root ones too
+ * (/etc, /run and /usr/lib).  NULL, "" and "/" mean the real root;
+ * trailing slashes of @prefix are dropped.  Returns the length, or
+ * -ENAMETOOLONG if it does not fit.
+ */
+int sleeb_prefix_path(char *buf, size_t len, const char *prefix, const char *rel);
