@@ -14,6 +14,7 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include "control-peer.h"
 #include "control.h"
 #include "log.h"
 #include "manager.h"
@@ -66,17 +67,15 @@ static int read_command(int fd, char *buf, size_t len)
 
 static void handle_client(Manager *m, int fd)
 {
-	struct ucred cred;
-	socklen_t sl = sizeof(cred);
-	char cmd[64], *text = NULL;
+	char cmd[64], why[128], *text = NULL;
 	int r;
 
 	/* Read the command first, even from a client we refuse: closing
 	 * before the client has written it kills sleebctl with SIGPIPE
 	 * instead of showing it our answer (seen in the guest tests). */
 	r = read_command(fd, cmd, sizeof(cmd));
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &sl) < 0 || cred.uid != 0) {
-		log_notice("control: refused client (uid %d): root only", sl == sizeof(cred) ? (int) cred.uid : -1);
+	if (!control_peer_allowed(fd, why, sizeof(why))) {
+		log_notice("control: refused client (%s): root only", why);
 		send_all(fd, "ERROR permission denied: root only\n");
 		return;
 	}
