@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Host tests of the sleebd and sleebctl binaries against fake trees:
- * <tmp>/proc/{slabinfo,meminfo} and <tmp>/sys/kernel/slab/<cache>/ with
- * plain files, and policies under <tmp>/etc (--root and --config-root
- * both point at <tmp>).
+ * Host tests of the sleebd and sleebctl binaries against fake trees
+ * (host.h): --once, --dry-run, policies, the daemon's life cycle.
  *
  * Usage: test-sleebd-host SLEEBD SLEEBCTL
  */
@@ -12,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,163 +22,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-
-static const char *sleebd, *sleebctl;
-static const char *child_notify;        /* NOTIFY_SOCKET for the next spawn */
-static char root[64], logpath[128];
-
-/* printf into a file of the fake tree. */
-#define writef(...) test_writef_at(root, __VA_ARGS__)
-
-struct fake_cache {
-	const char *name;
-	unsigned size, q, b, s;
-};
-
-static const struct fake_cache caches[] = {
-	{ "kmalloc-64", 64, 120, 60, 480 },
-	{ "dentry", 192, 120, 60, 480 },
-	{ "big-cache", 16384, 8, 4, 0 },
-};
-
-static void add_cache(const struct fake_cache *c, bool sleeb)
-{
-	char rel[256];
-
-	test_fake_slab_dir(root, c->name, c->size, sleeb ? (const unsigned[3]) { c->q, c->b, c->s } : NULL);
-	if (!sleeb)
-		return;
-	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/queue_stats", c->name);
-	writef(rel, "alloc_refill 0\nfree_drain 0\n");
-}
-
-static void write_slabinfo(const struct fake_cache *list, size_t n, bool sleeb)
-{
-	char buf[4096];
-	size_t len = 0;
-
-	len += (size_t) snprintf(buf + len, sizeof(buf) - len,
-				 "slabinfo - version: 2.1\n# name            <active_objs> <num_objs> <objsize> "
-				 "<objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
-				 "slabdata <active_slabs> <num_slabs> <sharedavail>\n");
-	for (size_t i = 0; i < n; i++)
-		len += (size_t) snprintf(buf + len, sizeof(buf) - len,
-					 "%-17s %6u %6u %6u %4u %4d : tunables %4u %4u %4u : slabdata %6u %6u %6u\n",
-					 list[i].name, 100u, 128u, list[i].size, 16u, 1, sleeb ? list[i].q : 0,
-					 sleeb ? list[i].b : 0, sleeb ? list[i].s : 0, 8u, 8u, 0u);
-	writef("proc/slabinfo", "%s", buf);
-}
-
-static void make_tree(bool sleeb)
-{
-	snprintf(root, sizeof(root), "/tmp/sleebd-host-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
-	snprintf(logpath, sizeof(logpath), "%s/sleebd.log", root);
-	for (size_t i = 0; i < 3; i++)
-		add_cache(&caches[i], sleeb);
-	write_slabinfo(caches, 3, sleeb);
-	writef("proc/meminfo", "MemTotal:       16384000 kB\nMemFree:         8000000 kB\n");
-	writef("etc/sleeb/sleebd.conf", "[Daemon]\nInterval=100ms\n");
-}
-
-static void teardown(void)
-{
-	char cmd[128];
-
-	if (!root[0])
-		return;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	ck_assert_int_eq(system(cmd), 0);
-	root[0] = '\0';
-}
-
-static int attr(const char *cache, const char *a)
-{
-	char path[512];
-	int v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/sys/kernel/slab/%s/%s", root, cache, a);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -2;
-	fclose(f);
-	return v;
-}
-
-static bool file_contains(const char *path, const char *want)
-{
-	char buf[16384];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return strstr(buf, want) != NULL;
-}
-
-/* Starts prog with args (NULL-terminated), stdout+stderr to logpath. */
-static pid_t spawn(const char *prog, ...)
-{
-	char *argv[16];
-	va_list ap;
-	int n = 0;
-	pid_t pid;
-
-	argv[n++] = (char *) prog;
-	va_start(ap, prog);
-	while (n < 15 && (argv[n] = va_arg(ap, char *)))
-		n++;
-	va_end(ap);
-	argv[n] = NULL;
-
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		test_child_setup(logpath);
-		if (child_notify) {
-			setenv("NOTIFY_SOCKET", child_notify, 1);
-			setenv("WATCHDOG_USEC", "200000", 1);
-		}
-		execv(prog, argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-/* Polls until cache/attr == want; false after 5 s. */
-static bool wait_attr(const char *cache, const char *a, int want)
-{
-	for (int i = 0; i < 500; i++) {
-		if (attr(cache, a) == want)
-			return true;
-		usleep(10000);
-	}
-	return false;
-}
-
-/*
- * Polls until the cache holds all three values; false after 5 s. sleebd
- * writes the attributes one at a time, so seeing the first one changed
- * says nothing of the others yet.
- */
-static bool wait_tunables(const char *cache, int q, int b, int s)
-{
-	for (int i = 0; i < 500; i++) {
-		if (attr(cache, "cpu_queue_size") == q && attr(cache, "cpu_batch_size") == b &&
-		    attr(cache, "shared_queue_size") == s)
-			return true;
-		usleep(10000);
-	}
-	return false;
-}
-
-static const char policy_kmalloc[] = "[Cache]\nMatch=kmalloc-*\nCpuQueueSize=256\nCpuBatchSize=64\nSharedQueueSize=512\n";
+#include "host.h"
 
 START_TEST(test_once_writes)
 {
@@ -283,45 +124,6 @@ START_TEST(test_monitor_only)
 	ck_assert(file_contains(logpath, "monitor-only"));
 }
 END_TEST
-
-/* Sends cmd on the control socket as uid (0 or not); returns the answer. */
-static void control(const char *cmd, uid_t uid, char *out, size_t len)
-{
-	int p[2];
-	pid_t pid;
-	ssize_t n;
-	size_t got = 0;
-
-	ck_assert_int_eq(pipe(p), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		struct sockaddr_un sa = { .sun_family = AF_UNIX };
-		char buf[8192];
-		int fd;
-
-		close(p[0]);
-		if (uid != 0 && setuid(uid) < 0)
-			_exit(3);
-		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/run/sleeb/sleebd.sock", root);
-		fd = socket(AF_UNIX, SOCK_STREAM, 0);
-		if (connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0) {
-			dprintf(p[1], "CONNECT-FAILED %s", strerror(errno));
-			_exit(0);
-		}
-		dprintf(fd, "%s\n", cmd);
-		while ((n = read(fd, buf, sizeof(buf))) > 0)
-			if (write(p[1], buf, (size_t) n) < 0)
-				break;
-		_exit(0);
-	}
-	close(p[1]);
-	while (got < len - 1 && (n = read(p[0], out + got, len - 1 - got)) > 0)
-		got += (size_t) n;
-	out[got] = '\0';
-	close(p[0]);
-	ck_assert_int_eq(test_wait_exit(pid), 0);
-}
 
 START_TEST(test_daemon_lifecycle)
 {
@@ -550,26 +352,8 @@ START_TEST(test_notify_and_watchdog)
 }
 END_TEST
 
-int main(int argc, char *argv[])
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("sleebd-host");
-	TCase *tc = tcase_create("host");
-	SRunner *sr;
-	int failed;
-
-	if (argc < 3) {
-		fprintf(stderr, "usage: %s SLEEBD SLEEBCTL\n", argv[0]);
-		return 77;
-	}
-	sleebd = argv[1];
-	sleebctl = argv[2];
-	if (geteuid() != 0) {
-		fprintf(stderr, "needs root (the control socket is root only)\n");
-		return 77;  /* skip */
-	}
-
-	tcase_add_checked_fixture(tc, NULL, teardown);
-	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_once_writes);
 	tcase_add_test(tc, test_dry_run_writes_nothing);
 	tcase_add_test(tc, test_bad_policy_fails);
@@ -581,10 +365,9 @@ int main(int argc, char *argv[])
 	tcase_add_test(tc, test_rollback_no);
 	tcase_add_test(tc, test_autotune_grow_and_shrink);
 	tcase_add_test(tc, test_notify_and_watchdog);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int main(int argc, char *argv[])
+{
+	return host_main(argc, argv, "sleebd-host", add_tests);
 }
