@@ -30,8 +30,16 @@ int sleebctl_control_call(const char *config_root, const char *cmd)
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0) {
-		fprintf(stderr, "sleebctl: cannot connect to sleebd at %s: %s (is sleebd running?)\n", sa.sun_path,
-			strerror(errno));
+		int e = errno;
+
+		/* Only a missing or dead socket means sleebd is not running;
+		 * EACCES is a directory's or an older daemon's mode (0600). */
+		if (e == EACCES || e == EPERM)
+			fprintf(stderr, "sleebctl: cannot connect to sleebd at %s: " SLEEB_CONTROL_ROOT_ONLY "\n",
+				sa.sun_path);
+		else
+			fprintf(stderr, "sleebctl: cannot connect to sleebd at %s: %s%s\n", sa.sun_path, strerror(e),
+				e == ENOENT || e == ECONNREFUSED ? " (is sleebd running?)" : "");
 		if (fd >= 0)
 			close(fd);
 		return SLEEBCTL_EXIT_FAILURE;
