@@ -19,7 +19,7 @@
 static const struct sleebctl_verb verbs[] = {
 	{ "show",  "[--sort KEY] [--json] [GLOB...]", "list caches with sizes, queues and aliases", verb_show },
 	{ "get",   "[--json] CACHE", "show one cache's attributes, tunables and queue counters", verb_get },
-	{ "set",   "GLOB... [--queue N] [--batch N] [--shared N] [--dry-run]",
+	{ "set",   "GLOB... [--queue N] [--batch N] [--shared N] [--dry-run] [--config-root DIR]",
 	  "change queue tunables safely, rolling back on failure", verb_set },
 	{ "check", "[--json] [--warn-*/--crit-* VALUE] [--samples N --interval DURATION]",
 	  "slab health check with monitoring-plugin exit codes", verb_check },

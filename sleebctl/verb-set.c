@@ -11,12 +11,14 @@
 #include "sleeb/sysfs.h"
 #include "sleeb/tunables.h"
 #include "sleeb/util.h"
+#include "set-lock.h"
 #include "verbs.h"
 
 struct set_request {
 	bool has[_SLEEB_TUNABLE_MAX];
 	uint32_t value[_SLEEB_TUNABLE_MAX];
 	bool dry_run;
+	const char *config_root;        /* where sleebd's lock and state are */
 };
 
 #ifdef SLEEBCTL_TEST_HOOKS
@@ -107,11 +109,12 @@ static int set_one(const char *cache, const struct set_request *req)
  * Resolve GLOBs against the sysfs names (slabinfo shows only one name of
  * a merged cache, sysfs has them all) and set each kmem_cache once.
  */
-static int set_all(char **globs, size_t nglobs, const struct set_request *req)
+static int set_all(char **globs, size_t nglobs, const struct set_request *req,
+		   const struct set_lock *lock)
 {
 	struct sleeb_sysfs_list list;
 	struct sleeb_error err = { 0 };
-	bool *done = NULL;
+	bool *done = NULL, managed;
 	size_t g, i, j;
 	int r, failed = 0;
 
@@ -148,11 +151,16 @@ static int set_all(char **globs, size_t nglobs, const struct set_request *req)
 				continue;
 			/* Mark every name of this kmem_cache: one write
 			 * through any of them changes them all. */
+			managed = false;
 			for (j = 0; j < list.n; j++)
-				if (strcmp(list.entries[j].id, e->id) == 0)
+				if (strcmp(list.entries[j].id, e->id) == 0) {
 					done[j] = true;
+					managed |= set_lock_daemon_manages(lock, list.entries[j].name);
+				}
 			if (set_one(e->name, req) < 0)
 				failed++;
+			else if (managed && !req->dry_run)
+				set_lock_warn(lock, e->name);
 		}
 		if (!matched) {
 			sleeb_log("%s: no such cache", globs[g]);
@@ -171,10 +179,12 @@ int verb_set(int argc, char *argv[])
 		{ "batch", required_argument, NULL, 'b' },
 		{ "shared", required_argument, NULL, 's' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "config-root", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	struct set_request req = { 0 };
+	struct set_lock lock;
 	enum sleeb_tunable t;
 	int c, r;
 
@@ -196,8 +206,12 @@ int verb_set(int argc, char *argv[])
 		case 'n':
 			req.dry_run = true;
 			break;
+		case 'C':
+			req.config_root = optarg;
+			break;
 		case 'h':
-			printf("Usage: sleebctl set GLOB... [--queue N] [--batch N] [--shared N] [--dry-run]\n");
+			printf("Usage: sleebctl set GLOB... [--queue N] [--batch N] [--shared N] [--dry-run]\n"
+			       "                   [--config-root DIR]\n");
 			return SLEEBCTL_EXIT_OK;
 		default:
 			return SLEEBCTL_EXIT_USAGE;
@@ -208,5 +222,11 @@ int verb_set(int argc, char *argv[])
 		return sleebctl_usage_error("set: nothing to set (use --queue, --batch or --shared)");
 	if (optind >= argc)
 		return sleebctl_usage_error("set: no cache given");
-	return set_all(argv + optind, (size_t)(argc - optind), &req);
+	/* A dry run writes nothing: nobody to keep out, nothing to warn of. */
+	lock = (struct set_lock) { .fd = -1 };
+	if (!req.dry_run && set_lock_take(&lock, req.config_root) < 0)
+		return SLEEBCTL_EXIT_FAILURE;
+	r = set_all(argv + optind, (size_t)(argc - optind), &req, &lock);
+	set_lock_release(&lock);
+	return r;
 }
