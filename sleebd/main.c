@@ -6,10 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "manager.h"
+#include "sleeb/lock.h"
 #include "sleeb/root.h"
+#include "sleeb/state.h"
+
+/* How long to wait for a `sleebd --once` or `sleebctl set` to finish. */
+#define LOCK_WAIT_SEC 10
 
 static void help(void)
 {
@@ -75,11 +81,46 @@ static int parse_argv(int argc, char *argv[], struct options *o)
 	return 1;
 }
 
+/*
+ * Takes the writers' lock (sleeb/lock.h) before the state file is read:
+ * for good as a daemon, for the one pass with --once. Returns the
+ * descriptor that holds it, or -errno (logged).
+ */
+static int take_lock(const struct options *o)
+{
+	struct sleeb_lock_holder holder = { 0 };
+	struct sleeb_error err = { 0 };
+	char path[4096];
+	int r;
+
+	r = sleeb_prefix_path(path, sizeof(path), o->config_root, SLEEB_LOCK_PATH);
+	if (r >= 0)
+		r = sleeb_mkdir_parents(path);
+	if (r < 0)
+		return log_error_errno(r, "%s: cannot create its directory: %s", path, strerror(-r));
+	r = sleeb_lock_take(path, o->once ? SLEEB_LOCK_ONCE : SLEEB_LOCK_DAEMON, LOCK_WAIT_SEC * UINT64_C(1000000),
+			    &holder, &err);
+	if (r != -EBUSY) {
+		if (r < 0)
+			log_error_errno(r, "%s", err.msg);
+		return r;
+	}
+	if (!sleeb_lock_holder_is_daemon(&holder))
+		log_error("%s, still after %d s; giving up", err.msg, LOCK_WAIT_SEC);
+	else if (o->once)
+		log_error("sleebd (pid %ld) is running and applies the policy itself; --once would race it, "
+			  "nothing done (to apply a changed policy, use 'sleebctl reload')", holder.pid);
+	else
+		log_error("another sleebd (pid %ld) is running with this configuration root; refusing to start",
+			  holder.pid);
+	return r;
+}
+
 static int run(int argc, char *argv[])
 {
 	struct options o = { 0 };
 	Manager *m = NULL;
-	int r;
+	int r, lock_fd = -1;
 
 	log_setup();
 	r = parse_argv(argc, argv, &o);
@@ -89,9 +130,18 @@ static int run(int argc, char *argv[])
 	r = sleeb_root_set(o.root);
 	if (r < 0)
 		return log_error_errno(r, "--root: %s", strerror(-r)), 1;
+	/* A dry run of --once writes nothing; a daemon, dry or not, also
+	 * owns the control socket, which a second one would take over. */
+	if (!(o.once && o.dry_run)) {
+		lock_fd = take_lock(&o);
+		if (lock_fd < 0)
+			return 1;
+	}
 	r = manager_new(&o, &m);
-	if (r < 0)
-		return log_error_errno(r, "out of memory"), 1;
+	if (r < 0) {
+		log_error_errno(r, "out of memory");
+		goto finish;
+	}
 
 	/* Errors were logged with file:line; a daemon with a broken policy
 	 * must not start half-configured. */
@@ -124,6 +174,9 @@ static int run(int argc, char *argv[])
 	r = manager_run(m);
 finish:
 	manager_free(m);
+	/* Only now: the rollback on SIGTERM ran under the lock too. */
+	if (lock_fd >= 0)
+		close(lock_fd);
 	return r < 0 ? 1 : r;
 }
 
