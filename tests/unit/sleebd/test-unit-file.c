@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The systemd unit as configured for installation: a reload reports a
+ * refused policy, and the sandbox grants no write access sleebd does not
+ * use.
+ *
+ * Usage: test-sleebd-unit-file SLEEBD.SERVICE
+ */
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *unit_path;
+
+/* The values of every "key=" line of the unit, one per line. */
+static char *values(const char *key)
+{
+	static char out[4096];
+	char line[1024];
+	size_t klen = strlen(key);
+	FILE *f = fopen(unit_path, "re");
+
+	ck_assert_msg(f, "cannot open %s", unit_path);
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, key, klen) == 0 && line[klen] == '=')
+			strncat(out, line + klen + 1, sizeof(out) - strlen(out) - 1);
+	fclose(f);
+	return out;
+}
+
+/* systemctl reload must fail when sleebd refuses the policy: the command
+ * has to wait for the daemon's answer, which kill -HUP does not. */
+START_TEST(test_reload_waits_for_the_answer)
+{
+	const char *v = values("ExecReload");
+
+	ck_assert_msg(strstr(v, "/sleebctl reload\n") && !strchr(strchr(v, '\n') + 1, '\n'),
+		      "ExecReload=%s", v);
+}
+END_TEST
+
+/* sleebd reads /proc/slabinfo and writes /sys/kernel/slab only. */
+START_TEST(test_no_write_access_to_slabinfo)
+{
+	const char *v = values("ReadWritePaths");
+
+	ck_assert_msg(strstr(v, "/sys/kernel/slab"), "ReadWritePaths=%s", v);
+	ck_assert_msg(!strstr(v, "/proc/slabinfo"), "ReadWritePaths=%s", v);
+}
+END_TEST
+
+int main(int argc, char *argv[])
+{
+	Suite *s = suite_create("unit-file");
+	TCase *tc = tcase_create("unit");
+	SRunner *sr;
+	int failed;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s SLEEBD.SERVICE\n", argv[0]);
+		return 2;
+	}
+	unit_path = argv[1];
+	tcase_add_test(tc, test_reload_waits_for_the_answer);
+	tcase_add_test(tc, test_no_write_access_to_slabinfo);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
