@@ -192,7 +192,7 @@ static void client_read(struct control_client *c)
 		}
 		c->in_len += (size_t) k;
 		c->in[c->in_len] = '\0';
-		nl = strchr(c->in, '\n');
+		nl = memchr(c->in, '\n', c->in_len);
 		/* A client may also end its command by shutting down its side. */
 		if (nl || k == 0) {
 			c->in[strcspn(c->in, "\r\n")] = '\0';

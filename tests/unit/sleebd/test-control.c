@@ -291,8 +291,83 @@ START_TEST(test_nonroot_cannot_connect)
 }
 END_TEST
 
+/* test_fake_slab_dir() without its mkdir -p per file: thousands of these. */
+static void fake_cache_dir(const char *name)
+{
+	static const char *const attrs[][2] = {
+		{ "object_size", "64\n" }, { "cpu_queue_size", "120\n" },
+		{ "cpu_batch_size", "60\n" }, { "shared_queue_size", "480\n" },
+	};
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/slab/%s", root, name);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/sys/kernel/slab/%s/%s", root, name, attrs[i][0]);
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fputs(attrs[i][1], f);
+		fclose(f);
+	}
+}
+
+/*
+ * An answer larger than the socket buffer to a client slow to read it: the
+ * rest is sent as the client reads, and others are answered meanwhile.
+ */
+START_TEST(test_big_answer_to_slow_reader)
+{
+	enum { N = 2500 };      /* ~140 bytes of status each: well over 200 KiB */
+	static char answer[1 << 20];
+	FILE *f;
+	char path[256], small[8192];
+	long long t0, t;
+	int fd, lines = 0;
+	pid_t pid;
+
+	make_tree(true);
+	snprintf(path, sizeof(path), "%s/proc/slabinfo", root);
+	f = fopen(path, "a");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < N; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "c-%04d", i);
+		fake_cache_dir(name);
+		fprintf(f, "%-17s %6u %6u %6u %4u %4d : tunables %4u %4u %4u : slabdata %6u %6u %6u\n", name, 100u, 128u,
+			64u, 16u, 1, 120u, 60u, 480u, 8u, 8u, 0u);
+	}
+	fclose(f);
+	writef("etc/sleeb/sleebd.conf", "[Daemon]\nInterval=1h\n");
+	writef("etc/sleeb/policy.d/20-c.conf", "[Cache]\nMatch=c-*\nCpuQueueSize=256\nCpuBatchSize=64\n");
+	pid = start_daemon();
+	ck_assert(wait_tunables("c-2499", 256, 64, 480));
+
+	fd = connect_control();
+	ck_assert_int_eq(write(fd, "STATUS\n", 7), 7);
+	usleep(500000);         /* the daemon is stuck with most of the answer */
+	t0 = now_ms();
+	control("STATUS", 0, small, sizeof(small));
+	t = now_ms() - t0;
+	ck_assert_msg(strncmp(small, "OK\n", 3) == 0, "%s", small);
+	ck_assert_msg(t < 1000, "another client answered after %lld ms", t);
+
+	read_all(fd, answer, sizeof(answer));
+	close(fd);
+	ck_assert_msg(strncmp(answer, "OK\n", 3) == 0, "%.200s", answer);
+	for (const char *p = answer; (p = strstr(p, "\nc-")); p++)
+		lines++;
+	ck_assert_msg(strlen(answer) > 300000, "only %zu bytes", strlen(answer));
+	ck_assert_int_eq(lines, N);
+	stop_daemon(pid);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
+	tcase_add_test(tc, test_big_answer_to_slow_reader);
 	tcase_add_test(tc, test_slow_client_does_not_stall);
 	tcase_add_test(tc, test_client_cap);
 	tcase_add_test(tc, test_nonroot_refused_by_credentials);
