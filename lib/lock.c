@@ -5,7 +5,12 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,12 +68,67 @@ static int write_holder(int fd, const char *who)
 	return 0;
 }
 
+int (*sleeb_lock_flock)(int fd, int op) = flock;
+
+/*
+ * A kernel built without CONFIG_FILE_LOCKING (tinyconfig, the test guests
+ * of some projects) fails flock() with ENOSYS. There an abstract unix
+ * socket named after the lock file stands in: only one process can bind
+ * a name, and the name is free again when the holder's descriptor closes,
+ * at exit too, as with the flock. Returns the bound socket, -EWOULDBLOCK
+ * while another process holds it, or another -errno.
+ */
+static int socket_lock(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char real[PATH_MAX];
+	uint64_t h = UINT64_C(14695981039346656037);
+	socklen_t len;
+	int fd, r;
+
+	if (!realpath(path, real))
+		return -errno;
+	/* FNV-1a of the resolved path: a fixed-length name for any path. */
+	for (const char *c = real; *c; c++)
+		h = (h ^ (unsigned char) *c) * UINT64_C(1099511628211);
+	r = snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, "sleeb-lock-%016llx", (unsigned long long) h);
+	len = (socklen_t) (offsetof(struct sockaddr_un, sun_path) + 1 + (size_t) r);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *) &sa, len) < 0) {
+		r = errno == EADDRINUSE ? -EWOULDBLOCK : -errno;
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+/* One attempt: 0 (fd now holds the lock, or *sock does) or -errno. */
+static int try_lock(int fd, const char *path, bool *no_flock, int *sock)
+{
+	int r;
+
+	if (!*no_flock) {
+		if (sleeb_lock_flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != ENOSYS)
+			return -errno;
+		*no_flock = true;
+	}
+	r = socket_lock(path);
+	if (r < 0)
+		return r;
+	*sock = r;
+	return 0;
+}
+
 int sleeb_lock_take(const char *path, const char *who, uint64_t wait_usec, struct sleeb_lock_holder *holder,
 		    struct sleeb_error *err)
 {
 	uint64_t start = now_usec();
-	bool writable = true;
-	int fd, r;
+	bool writable = true, no_flock = false;
+	int fd, r, sock = -1;
 
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0 && (errno == EACCES || errno == EROFS)) {
@@ -80,11 +140,11 @@ int sleeb_lock_take(const char *path, const char *who, uint64_t wait_usec, struc
 	if (fd < 0)
 		return sleeb_error_set(err, errno, "%s: %s", path, strerror(errno));
 
-	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno == EINTR)
+	while ((r = try_lock(fd, path, &no_flock, &sock)) < 0) {
+		if (r == -EINTR)
 			continue;
-		if (errno != EWOULDBLOCK) {
-			r = sleeb_error_set(err, errno, "%s: cannot lock: %s", path, strerror(errno));
+		if (r != -EWOULDBLOCK) {
+			r = sleeb_error_set(err, -r, "%s: cannot lock: %s", path, strerror(-r));
 			close(fd);
 			return r;
 		}
@@ -100,8 +160,14 @@ int sleeb_lock_take(const char *path, const char *who, uint64_t wait_usec, struc
 		r = write_holder(fd, who);
 		if (r < 0) {
 			close(fd);
+			if (sock >= 0)
+				close(sock);
 			return sleeb_error_set(err, r, "%s: %s", path, strerror(-r));
 		}
+	}
+	if (sock >= 0) {
+		close(fd);
+		fd = sock;
 	}
 	return fd;
 }

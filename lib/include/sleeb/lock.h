@@ -8,6 +8,8 @@
  * and `sleebctl set` while they read, plan and write. So two of them never
  * plan from values the other is changing, and never both rewrite the
  * state file. The file says who holds it, one line: "<pid> <who>".
+ * On a kernel without file locking (flock() fails with ENOSYS) an
+ * abstract unix socket named after the file's resolved path is the lock.
  */
 
 #include <stdbool.h>
@@ -40,3 +42,6 @@ bool sleeb_lock_holder_is_daemon(const struct sleeb_lock_holder *h);
  */
 int sleeb_lock_take(const char *path, const char *who, uint64_t wait_usec, struct sleeb_lock_holder *holder,
 		    struct sleeb_error *err);
+
+/* flock(), or for tests a stand-in (e.g. one failing with ENOSYS). */
+extern int (*sleeb_lock_flock)(int fd, int op);

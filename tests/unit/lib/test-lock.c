@@ -55,6 +55,22 @@ static int child_exit(pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* A kernel without CONFIG_FILE_LOCKING. */
+static int flock_enosys(int fd, int op)
+{
+	(void) fd;
+	(void) op;
+	errno = ENOSYS;
+	return -1;
+}
+
+/* Loop tests run twice: with flock(), then on a kernel without it. */
+static void pick_lock(int i)
+{
+	if (i == 1)
+		sleeb_lock_flock = flock_enosys;
+}
+
 START_TEST(test_take_and_holder)
 {
 	char *dir = test_mkdtemp(), *path = test_path(dir, "lock"), want[64], *text;
@@ -62,6 +78,7 @@ START_TEST(test_take_and_holder)
 	struct sleeb_error err = { 0 };
 	int fd, fd2;
 
+	pick_lock(_i);
 	fd = sleeb_lock_take(path, SLEEB_LOCK_SET, 0, &h, &err);
 	ck_assert_msg(fd >= 0, "%d %s", fd, err.msg);
 	snprintf(want, sizeof(want), "%ld " SLEEB_LOCK_SET "\n", (long) getpid());
@@ -100,6 +117,7 @@ START_TEST(test_wait)
 	pid_t pid;
 	int fd;
 
+	pick_lock(_i);
 	pid = holder_child(path, SLEEB_LOCK_ONCE, 300);
 	t0 = now_ms();
 	fd = sleeb_lock_take(path, SLEEB_LOCK_SET, 5000000, &h, &err);
@@ -158,8 +176,8 @@ int main(void)
 	Suite *s = suite_create("lock");
 	TCase *tc = tcase_create("lock");
 
-	tcase_add_test(tc, test_take_and_holder);
-	tcase_add_test(tc, test_wait);
+	tcase_add_loop_test(tc, test_take_and_holder, 0, 2);
+	tcase_add_loop_test(tc, test_wait, 0, 2);
 	tcase_add_test(tc, test_errors);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
