@@ -48,6 +48,16 @@ START_TEST(test_ignored)
 	ck_assert_int_eq(uevent_parse(MSG("ACTION=add\0DEVPATH=/kernel/slab/longername\0SUBSYSTEM=slab\0"), name,
 				      sizeof(name)),
 			 UEVENT_OTHER);
+	/* "." and ".." name no cache but a directory above one (fuzz-uevent) */
+	ck_assert_int_eq(uevent_parse(MSG("ACTION=remove\0DEVPATH=/kernel/slab/..\0SUBSYSTEM=slab\0"), name,
+				      sizeof(name)),
+			 UEVENT_OTHER);
+	ck_assert_int_eq(uevent_parse(MSG("ACTION=add\0DEVPATH=/kernel/slab/.\0SUBSYSTEM=slab\0"), name, sizeof(name)),
+			 UEVENT_OTHER);
+	ck_assert_int_eq(uevent_parse(MSG("ACTION=add\0DEVPATH=/kernel/slab/..a\0SUBSYSTEM=slab\0"), name,
+				      sizeof(name)),
+			 UEVENT_ADD);
+	ck_assert_str_eq(name, "..a");
 	/* missing keys, unterminated last string, libudev's binary header */
 	ck_assert_int_eq(uevent_parse(MSG("add@/kernel/slab/a\0"), name, sizeof(name)), UEVENT_OTHER);
 	ck_assert_int_eq(uevent_parse("ACTION=add\0DEVPATH=/kernel/slab/a\0SUBSYSTEM=slab", 47, name, sizeof(name)),
