@@ -11,6 +11,8 @@
  * rename):
  *   # sleebd state v1
  *   <cache> <cpu_queue_size> <cpu_batch_size> <shared_queue_size>
+ * A comment is a line that is "#" or starts with "# " or "#<tab>"; a cache
+ * name (no blanks) may start with '#'.
  */
 
 #include <stdbool.h>
