@@ -16,7 +16,8 @@
 
 static bool name_ok(const char *n)
 {
-	if (!n || !*n || strlen(n) >= 256)
+	/* "#" alone would be written as a comment line ("# 8 4 3"). */
+	if (!n || !*n || strlen(n) >= 256 || strcmp(n, "#") == 0)
 		return false;
 	for (const unsigned char *p = (const unsigned char *) n; *p; p++)
 		if (*p <= ' ' || *p == 0x7f || *p == '/')

@@ -115,6 +115,19 @@ START_TEST(test_hash_name_round_trip)
 	ck_assert_uint_eq(t.n, 1);
 	ck_assert_str_eq(t.entries[0].cache, "#odd");
 	sleeb_state_done(&t);
+
+	/* A cache named "#" alone would be written as "# 8 4 3", a comment:
+	 * it cannot be stored (the 10 M run found "\t# 8 4 3"). */
+	ck_assert_int_eq(sleeb_state_load(&s, path, &err), 0);
+	ck_assert_int_eq(sleeb_state_remember(&s, "#", &a), -EINVAL);
+	sleeb_state_done(&s);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("# sleebd state v1\n\t# 8 4 3\n", f);
+	fclose(f);
+	ck_assert_int_eq(sleeb_state_load(&t, path, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "/state:2: invalid cache name"), "got %s", err.msg);
+	sleeb_state_done(&t);
 }
 END_TEST
 
