@@ -234,17 +234,17 @@ START_TEST(test_thrash)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("health");
-	TCase *tc = tcase_create("core");
-
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_waste_and_ok);
 	tcase_add_test(tc, test_slab_percent);
 	tcase_add_test(tc, test_invariant);
 	tcase_add_test(tc, test_growth);
 	tcase_add_test(tc, test_thrash);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+}
+
+int main(void)
+{
+	return test_main("health", add_tests);
 }

@@ -707,11 +707,8 @@ START_TEST(test_all_data_trees)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("sleebctl");
-	TCase *tc = tcase_create("cli");
-
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_global);
 	tcase_add_test(tc, test_show);
@@ -725,6 +722,9 @@ int main(void)
 	tcase_add_test(tc, test_check_perfdata);
 	tcase_add_test(tc, test_check_timeout);
 	tcase_add_test(tc, test_all_data_trees);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+}
+
+int main(void)
+{
+	return test_main("sleebctl", add_tests);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "runner.h"
 
 /* Runs fn with stderr sent to a temporary file; returns what it wrote. */
 static char *capture_stderr(void (*fn)(void))
@@ -88,16 +89,5 @@ static void add_tests(TCase *tc)
 
 int main(void)
 {
-	Suite *s = suite_create("log");
-	TCase *tc = tcase_create("log");
-	SRunner *sr;
-	int failed;
-
-	add_tests(tc);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_main("log", add_tests);
 }

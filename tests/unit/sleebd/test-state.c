@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sleeb/state.h"
+#include "runner.h"
 
 static char dir[64], path[128];
 
@@ -146,22 +147,16 @@ START_TEST(test_unwritable)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("state");
-	TCase *tc = tcase_create("state");
-	SRunner *sr;
-	int failed;
-
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_malformed);
 	tcase_add_test(tc, test_hash_name_round_trip);
 	tcase_add_test(tc, test_unwritable);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int main(void)
+{
+	return test_main("state", add_tests);
 }
