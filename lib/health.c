@@ -99,6 +99,8 @@ static int check_waste(const struct sleeb_cache *c, const struct sleeb_health_th
 	enum sleeb_health_status s = grade(waste, t->waste_warn, t->waste_crit, &thr);
 	char a[32], b[32];
 
+	if (waste > r->waste_max)
+		r->waste_max = waste;
 	if (s == SLEEB_HEALTH_OK)
 		return 0;
 	return report_add(r, s, SLEEB_CHECK_WASTE, c->si.name, waste, thr,
@@ -173,6 +175,8 @@ static int check_growth(const struct sleeb_cache_set *samples, size_t nsamples, 
 				   (uint64_t)last->si.objsize, &grown))
 		grown = UINT64_MAX;
 	rate = per_sec(grown, elapsed);
+	if (rate > r->growth_max)
+		r->growth_max = rate;
 	s = grade(rate, t->growth_warn, t->growth_crit, &thr);
 	if (s == SLEEB_HEALTH_OK)
 		return 0;
@@ -203,6 +207,8 @@ static int check_thrash(const struct sleeb_cache_set *samples, size_t nsamples, 
 	drain = last->stats.value[SLEEB_QSTAT_FREE_DRAIN] - first->stats.value[SLEEB_QSTAT_FREE_DRAIN];
 	rate = __builtin_add_overflow(per_sec(refill, elapsed), per_sec(drain, elapsed), &rate) ?
 		UINT64_MAX : rate;
+	if (rate > r->thrash_max)
+		r->thrash_max = rate;
 	s = grade(rate, t->thrash_warn, t->thrash_crit, &thr);
 	if (s == SLEEB_HEALTH_OK)
 		return 0;
@@ -259,6 +265,7 @@ int sleeb_health_evaluate(const struct sleeb_cache_set *samples, size_t nsamples
 	out->ncaches = last->n;
 	if (last->timestamp_usec > samples[0].timestamp_usec)
 		out->elapsed_usec = last->timestamp_usec - samples[0].timestamp_usec;
+	out->rates_measured = nsamples >= 2 && out->elapsed_usec > 0;
 	r = check_slab(last, mi, t, out);
 	if (r < 0)
 		return r;

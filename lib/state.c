@@ -16,7 +16,8 @@
 
 static bool name_ok(const char *n)
 {
-	if (!n || !*n || strlen(n) >= 256)
+	/* "#" alone would be written as a comment line ("# 8 4 3"). */
+	if (!n || !*n || strlen(n) >= 256 || strcmp(n, "#") == 0)
 		return false;
 	for (const unsigned char *p = (const unsigned char *) n; *p; p++)
 		if (*p <= ' ' || *p == 0x7f || *p == '/')
@@ -124,7 +125,9 @@ int sleeb_state_load(struct sleeb_state *s, const char *path, struct sleeb_error
 		lineno++;
 		while (l > 0 && (line[l - 1] == '\n' || line[l - 1] == '\r'))
 			line[--l] = '\0';
-		if (l == 0 || line[0] == '#')
+		/* A comment is "#" alone or followed by a blank: a cache name
+		 * has no blanks but may start with '#', and must read back. */
+		if (l == 0 || (line[0] == '#' && (line[1] == '\0' || line[1] == ' ' || line[1] == '\t')))
 			continue;
 		r = parse_line(s, line, path, lineno, err);
 		if (r < 0)

@@ -21,7 +21,7 @@ static const struct sleebctl_verb verbs[] = {
 	{ "get",   "[--json] CACHE", "show one cache's attributes, tunables and queue counters", verb_get },
 	{ "set",   "GLOB... [--queue N] [--batch N] [--shared N] [--dry-run] [--config-root DIR]",
 	  "change queue tunables safely, rolling back on failure", verb_set },
-	{ "check", "[--json] [--warn-*/--crit-* VALUE] [--samples N --interval DURATION]",
+	{ "check", "[--json] [--warn-*/--crit-* VALUE] [--samples N --interval DURATION] [--timeout SECONDS]",
 	  "slab health check with monitoring-plugin exit codes", verb_check },
 	{ "policy", "verify [--config-root DIR] [FILE...] | show [--config-root DIR] [--all] [GLOB...]",
 	  "check sleebd policy files; show effective settings per cache with file:line", verb_policy },

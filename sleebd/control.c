@@ -263,7 +263,7 @@ static void client_new(struct control_server *srv, int fd)
 		r = sd_event_add_time(srv->m->event, &c->deadline, CLOCK_MONOTONIC, now_usec() + CONTROL_DEADLINE_USEC,
 				      0, on_client_deadline, c);
 	if (r < 0) {
-		log_error_errno(r, "control: cannot serve a client: %s", strerror(-r));
+		log_error_errno(r, "control: cannot serve a client: %m");
 		client_free(c);
 		return;
 	}
@@ -287,7 +287,7 @@ static void accept_backoff(struct control_server *srv, int error)
 	Manager *m = srv->m;
 	int r;
 
-	log_warning("control: cannot accept clients: %s; trying again in 1 s", strerror(error));
+	log_warning_errno(error, "control: cannot accept clients: %m; trying again in 1 s");
 	if (!srv->retry) {
 		r = sd_event_add_time_relative(m->event, &srv->retry, CLOCK_MONOTONIC, CONTROL_ACCEPT_RETRY_USEC, 0,
 					       on_accept_retry, m);

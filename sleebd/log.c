@@ -33,6 +33,9 @@ int log_full(int prio, int error, const char *fmt, ...)
 	if (prio > max_level)
 		return -error;
 
+	/* The error is said once, where the message puts %m: callers pass
+	 * it as the argument, not again as strerror() text. */
+	errno = error;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

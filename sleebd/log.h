@@ -18,7 +18,9 @@ void log_setup(void);
 void log_set_max_level(int prio);
 
 /* Log a line; returns -abs(error) when error != 0, else 0, so callers can
- * write "return log_error_errno(r, ...)". */
+ * write "return log_error_errno(r, ...)". The *_errno forms render the
+ * error where fmt says %m (errno is set to it for the formatting) and send
+ * it as ERRNO= to the journal: never pass strerror(-r) as well. */
 int log_full(int prio, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #define log_debug(...)   log_full(LOG_DEBUG, 0, __VA_ARGS__)
@@ -27,6 +29,7 @@ int log_full(int prio, int error, const char *fmt, ...) __attribute__((format(pr
 #define log_warning(...) log_full(LOG_WARNING, 0, __VA_ARGS__)
 #define log_error(...)   log_full(LOG_ERR, 0, __VA_ARGS__)
 #define log_error_errno(e, ...) log_full(LOG_ERR, (e), __VA_ARGS__)
+#define log_warning_errno(e, ...) log_full(LOG_WARNING, (e), __VA_ARGS__)
 
 /*
  * One tunable change (or, with dry_run, a change that would be made):

@@ -97,7 +97,7 @@ static int take_lock(const struct options *o)
 	if (r >= 0)
 		r = sleeb_mkdir_parents(path);
 	if (r < 0)
-		return log_error_errno(r, "%s: cannot create its directory: %s", path, strerror(-r));
+		return log_error_errno(r, "%s: cannot create its directory: %m", path);
 	r = sleeb_lock_take(path, o->once ? SLEEB_LOCK_ONCE : SLEEB_LOCK_DAEMON, LOCK_WAIT_SEC * UINT64_C(1000000),
 			    &holder, &err);
 	if (r != -EBUSY) {
@@ -129,7 +129,7 @@ static int run(int argc, char *argv[])
 
 	r = sleeb_root_set(o.root);
 	if (r < 0)
-		return log_error_errno(r, "--root: %s", strerror(-r)), 1;
+		return log_error_errno(r, "--root: %m"), 1;
 	/* A dry run of --once writes nothing; a daemon, dry or not, also
 	 * owns the control socket, which a second one would take over. */
 	if (!(o.once && o.dry_run)) {

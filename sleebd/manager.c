@@ -203,7 +203,7 @@ void manager_write_textfile(Manager *m)
 	int r = prometheus_write(m);
 
 	if (r < 0 && !m->prometheus_error_logged)
-		log_error_errno(r, "cannot write %s: %s", m->config.prometheus_textfile, strerror(-r));
+		log_error_errno(r, "cannot write %s: %m", m->config.prometheus_textfile);
 	m->prometheus_error_logged = r < 0;
 }
 
@@ -211,7 +211,7 @@ void manager_write_textfile(Manager *m)
 static void remove_textfile(const char *path)
 {
 	if (path && unlink(path) < 0 && errno != ENOENT)
-		log_warning("cannot remove %s: %s", path, strerror(errno));
+		log_warning_errno(errno, "cannot remove %s: %m", path);
 }
 
 /*
@@ -332,16 +332,16 @@ int manager_start(Manager *m)
 
 	r = sd_event_set_watchdog(m->event, true);
 	if (r < 0)
-		log_warning("cannot enable the watchdog: %s", strerror(-r));
+		log_warning_errno(r, "cannot enable the watchdog: %m");
 
 	r = control_open(m);
 	if (r < 0)
-		log_error_errno(r, "control socket %s unavailable: %s (sleebctl status/reload will not work)",
-				m->socket_path, strerror(-r));
+		log_error_errno(r, "control socket %s unavailable: %m (sleebctl status/reload will not work)",
+				m->socket_path);
 
 	r = uevent_listener_new(m, &m->uevent);
 	if (r < 0)
-		log_warning("no uevent listener (%s): new caches are found by the periodic rescan", strerror(-r));
+		log_warning_errno(r, "no uevent listener (%m): new caches are found by the periodic rescan");
 
 	r = sd_event_add_time_relative(m->event, &m->timer, CLOCK_MONOTONIC, m->config.interval_usec,
 				       timer_accuracy(m->config.interval_usec), on_timer, m);

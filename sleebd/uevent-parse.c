@@ -33,7 +33,10 @@ enum uevent_action uevent_parse(const char *buf, size_t n, char *name, size_t le
 	if (strncmp(devpath, SLAB_DEVPATH, strlen(SLAB_DEVPATH)) != 0)
 		return UEVENT_OTHER;
 	devpath += strlen(SLAB_DEVPATH);
-	if (!*devpath || strchr(devpath, '/') || strlen(devpath) >= len)
+	/* One directory of its own: "." and ".." would name /kernel/slab
+	 * itself or its parent, and the name is used to build sysfs paths. */
+	if (!*devpath || strchr(devpath, '/') || strcmp(devpath, ".") == 0 || strcmp(devpath, "..") == 0 ||
+	    strlen(devpath) >= len)
 		return UEVENT_OTHER;
 	snprintf(name, len, "%s", devpath);
 	if (strcmp(action, "add") == 0)

@@ -64,9 +64,26 @@ chroot "$tmp" sh -ec '
 	apt-get -q download prometheus
 	dpkg-deb --fsys-tarfile prometheus_*.deb | tar -x -C / ./usr/bin/promtool
 	rm -f prometheus_*.deb
+' >>"$cache/debootstrap.log" 2>&1 || die "promtool install failed (log: $cache/debootstrap.log)"
+
+# A real node_exporter (Debian's package, its unit enabled by the package)
+# and curl to scrape it: vm-systemd checks that the sleeb_* families
+# sleebd writes reach http://localhost:9100/metrics. Without recommends:
+# prometheus-node-exporter-collectors would add timers and smartmontools.
+# The textfile directory is said explicitly rather than left to the
+# package's built-in default: it is sleebd.conf(5)'s
+# PrometheusTextfile= directory and the one sleebd.service may write.
+say "adding prometheus-node-exporter and curl"
+chroot "$tmp" sh -ec '
+	DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends \
+		install prometheus-node-exporter curl
 	apt-get clean
 	rm -rf /var/lib/apt/lists/*
-' >>"$cache/debootstrap.log" 2>&1 || die "promtool install failed (log: $cache/debootstrap.log)"
+' >>"$cache/debootstrap.log" 2>&1 || die "node_exporter install failed (log: $cache/debootstrap.log)"
+echo 'ARGS="--collector.textfile.directory=/var/lib/prometheus/node-exporter"' \
+	>"$tmp/etc/default/prometheus-node-exporter"
+[ -L "$tmp/etc/systemd/system/multi-user.target.wants/prometheus-node-exporter.service" ] ||
+	die "prometheus-node-exporter.service not enabled by its package"
 
 # A machine that boots straight to multi-user with nothing waiting for a
 # human or the network: fixed identity (a set machine-id means no first-boot
@@ -89,8 +106,11 @@ passwd -R "$tmp" -d root >/dev/null
 rm -rf "$tmp/var/cache/apt/archives"/*.deb "$tmp/var/log"/*.log
 
 touch "$tmp/.sleeb-complete"
-# Trees of older recipes are dead weight.
-find "$cache" -mindepth 1 -maxdepth 1 -name 'debian-*' ! -name "debian-$recipe*" -exec rm -rf {} +
+# Trees of older recipes are dead weight, but branches built side by side
+# each have theirs: keep the two most recent besides this one, so that two
+# work trees do not rebuild each other's tree on every run.
+ls -1dt "$cache"/debian-* 2>/dev/null | grep -v -e "/debian-$recipe" -e '\.tmp$' | tail -n +3 |
+	while read -r old; do rm -rf "$old"; done
 mv "$tmp" "$dir"
 say "done: $dir ($(du -sh "$dir" | cut -f1))"
 echo "$dir"

@@ -5,7 +5,9 @@
 # and run it for $SLEEB_FUZZ_SECONDS (default 60).  Exit 77 (meson: skipped)
 # when clang or its libFuzzer runtime is missing.
 #
-# usage: run-fuzz.sh CLANG BUILDDIR NAME TARGET.c SEED_CORPUS INCLUDE_DIR LIB_SOURCES...
+# usage: run-fuzz.sh CLANG BUILDDIR NAME TARGET.c SEED_CORPUS INCLUDE_DIR SOURCES...
+# (SOURCES: lib/*.c and whatever else the target needs, such as
+# sleebd/uevent-parse.c)
 set -eu
 
 clang=$1 builddir=$2 name=$3 target=$4 seeds=$5 include=$6

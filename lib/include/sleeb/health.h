@@ -16,6 +16,7 @@
  *              always CRITICAL
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +66,13 @@ struct sleeb_health_report {
 	unsigned slab_percent;
 	uint64_t waste_bytes;              /* sum over caches */
 	uint64_t elapsed_usec;             /* first to last sample */
+	/* The worst cache's value of each per-cache check, whether or not
+	 * it crossed a threshold (monitoring perfdata graphs them): waste in
+	 * bytes, growth in bytes/s (caches that grew in every step; 0 if
+	 * none did), thrash in refills + drains per second. The rates are
+	 * measured only with two samples or more (rates_measured). */
+	uint64_t waste_max, growth_max, thrash_max;
+	bool rates_measured;
 };
 
 /* Defaults: waste 64M/256M, slab 10%/25%, growth 64K/s / 1M/s,

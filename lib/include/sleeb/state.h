@@ -11,6 +11,8 @@
  * rename):
  *   # sleebd state v1
  *   <cache> <cpu_queue_size> <cpu_batch_size> <shared_queue_size>
+ * A comment is a line that is "#" or starts with "# " or "#<tab>"; a cache
+ * name (no blanks) may start with '#' but not be "#" alone.
  */
 
 #include <stdbool.h>
@@ -48,7 +50,7 @@ const struct sleeb_state_entry *sleeb_state_find(const struct sleeb_state *s, co
  * Records the original values of cache unless already known: the first
  * value seen is the original. Returns 1 if added, 0 if it was already
  * there, -EINVAL for a name that cannot be stored (white space, control
- * characters, empty), -ENOMEM.
+ * characters, empty, "#"), -ENOMEM.
  */
 int sleeb_state_remember(struct sleeb_state *s, const char *cache, const struct sleeb_tunables *orig);
 

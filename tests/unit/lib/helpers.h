@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "runner.h"
+
 /* Source-tree test data (tests/data), set by meson. */
 #ifndef SLEEB_TEST_DATA
 #error "SLEEB_TEST_DATA must be defined"
@@ -56,6 +58,3 @@ void test_child_setup(const char *logpath);
 
 /* Wait for @pid: its exit status, or 128 + the signal that killed it. */
 int test_wait_exit(pid_t pid);
-
-/* Run a suite and return the process exit code. */
-int test_run_suite(Suite *s);

@@ -80,13 +80,13 @@ START_TEST(test_load_vanilla_and_missing)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("cache");
-	TCase *tc = tcase_create("core");
-
 	tcase_add_test(tc, test_load_sleeb);
 	tcase_add_test(tc, test_load_vanilla_and_missing);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+}
+
+int main(void)
+{
+	return test_main("cache", add_tests);
 }

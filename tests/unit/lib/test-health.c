@@ -55,6 +55,7 @@ START_TEST(test_waste_and_ok)
 	ck_assert_int_eq(rep.status, SLEEB_HEALTH_OK);
 	ck_assert_uint_eq(rep.n, 0);
 	ck_assert_uint_eq(rep.waste_bytes, 1000 * 1024);
+	ck_assert_uint_eq(rep.waste_max, 1000 * 1024);
 	sleeb_health_report_free(&rep);
 
 	t.waste_warn = 500 << 10;
@@ -146,11 +147,23 @@ START_TEST(test_growth)
 	ck_assert_uint_eq(rep.problems[0].value, 51200);
 	ck_assert_uint_eq(rep.elapsed_usec, 2000000);
 	ck_assert_msg(strstr(rep.problems[0].message, "leak suspected"), "%s", rep.problems[0].message);
+	/* The worst value, for the perfdata: also when below the thresholds. */
+	ck_assert(rep.rates_measured);
+	ck_assert_uint_eq(rep.growth_max, 51200);
 	sleeb_health_report_free(&rep);
+	t.growth_warn = t.growth_crit = 0;
+	ck_assert_int_eq(sleeb_health_evaluate(sets, 3, NULL, &t, &rep), 0);
+	ck_assert_uint_eq(rep.n, 0);
+	ck_assert_uint_eq(rep.growth_max, 51200);
+	sleeb_health_report_free(&rep);
+	t.growth_warn = 10 << 10;
+	t.growth_crit = 100 << 10;
 
 	/* One sample: no growth check at all. */
 	ck_assert_int_eq(sleeb_health_evaluate(&sets[2], 1, NULL, &t, &rep), 0);
 	ck_assert_uint_eq(rep.n, 0);
+	ck_assert(!rep.rates_measured);
+	ck_assert_uint_eq(rep.growth_max, 0);
 	sleeb_health_report_free(&rep);
 
 	/* A cache missing from an earlier sample is skipped. */
@@ -185,6 +198,13 @@ START_TEST(test_thrash)
 	ck_assert_str_eq(rep.problems[0].message,
 			 "q: queue thrash: 6000 refills + 4000 drains/s >= 10000/s (queue=0 batch=0)");
 	sleeb_health_report_free(&rep);
+	t.thrash_warn = t.thrash_crit = 0;
+	ck_assert_int_eq(sleeb_health_evaluate(sets, 2, NULL, &t, &rep), 0);
+	ck_assert_uint_eq(rep.n, 0);
+	ck_assert_uint_eq(rep.thrash_max, 10000);
+	sleeb_health_report_free(&rep);
+	t.thrash_warn = 1000;
+	t.thrash_crit = 10000;
 
 	/* Deltas near 2^64: rates saturate instead of wrapping (refill * 10^6
 	 * overflowed) or overflowing a double-to-integer cast (undefined). */
@@ -214,17 +234,17 @@ START_TEST(test_thrash)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("health");
-	TCase *tc = tcase_create("core");
-
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_waste_and_ok);
 	tcase_add_test(tc, test_slab_percent);
 	tcase_add_test(tc, test_invariant);
 	tcase_add_test(tc, test_growth);
 	tcase_add_test(tc, test_thrash);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+}
+
+int main(void)
+{
+	return test_main("health", add_tests);
 }

@@ -171,14 +171,14 @@ START_TEST(test_errors)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("lock");
-	TCase *tc = tcase_create("lock");
-
 	tcase_add_loop_test(tc, test_take_and_holder, 0, 2);
 	tcase_add_loop_test(tc, test_wait, 0, 2);
 	tcase_add_test(tc, test_errors);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+}
+
+int main(void)
+{
+	return test_main("lock", add_tests);
 }

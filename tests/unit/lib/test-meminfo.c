@@ -92,15 +92,15 @@ START_TEST(test_host_file)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("meminfo");
-	TCase *tc = tcase_create("core");
-
 	tcase_add_test(tc, test_valid);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_read);
 	tcase_add_test(tc, test_host_file);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+}
+
+int main(void)
+{
+	return test_main("meminfo", add_tests);
 }

@@ -196,11 +196,8 @@ START_TEST(test_format)
 }
 END_TEST
 
-static Suite *parse_suite(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("parse");
-	TCase *tc = tcase_create("core");
-
 	tcase_add_test(tc, test_u64);
 	tcase_add_test(tc, test_u32_and_range);
 	tcase_add_test(tc, test_prefix);
@@ -208,11 +205,9 @@ static Suite *parse_suite(void)
 	tcase_add_test(tc, test_size);
 	tcase_add_test(tc, test_percent_bool);
 	tcase_add_test(tc, test_format);
-	suite_add_tcase(s, tc);
-	return s;
 }
 
 int main(void)
 {
-	return test_run_suite(parse_suite());
+	return test_main("parse", add_tests);
 }

@@ -59,14 +59,14 @@ START_TEST(test_control_socket_under_config_root)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("root");
-	TCase *tc = tcase_create("paths");
-
 	tcase_add_test(tc, test_prefix_path);
 	tcase_add_test(tc, test_root_path_uses_the_root);
 	tcase_add_test(tc, test_control_socket_under_config_root);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+}
+
+int main(void)
+{
+	return test_main("root", add_tests);
 }

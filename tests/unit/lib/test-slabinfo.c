@@ -254,11 +254,8 @@ START_TEST(test_host_files)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("slabinfo");
-	TCase *tc = tcase_create("core");
-
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_valid);
 	tcase_add_test(tc, test_versions_and_layout);
@@ -270,6 +267,9 @@ int main(void)
 	tcase_add_test(tc, test_read_under_root);
 	tcase_add_test(tc, test_root_paths);
 	tcase_add_test(tc, test_host_files);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+}
+
+int main(void)
+{
+	return test_main("slabinfo", add_tests);
 }

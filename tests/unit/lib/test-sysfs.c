@@ -236,11 +236,8 @@ START_TEST(test_write_refuses_symlink)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("sysfs");
-	TCase *tc = tcase_create("core");
-
 	tcase_add_test(tc, test_paths);
 	tcase_add_test(tc, test_parse_value);
 	tcase_add_test(tc, test_queue_stats);
@@ -249,6 +246,9 @@ int main(void)
 	tcase_add_test(tc, test_list_and_aliases);
 	tcase_add_test(tc, test_write);
 	tcase_add_test(tc, test_write_refuses_symlink);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+}
+
+int main(void)
+{
+	return test_main("sysfs", add_tests);
 }

@@ -334,11 +334,8 @@ START_TEST(test_read_and_apply_sysfs)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("tunables");
-	TCase *tc = tcase_create("core");
-
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_check_write);
 	tcase_add_test(tc, test_validate);
@@ -350,6 +347,9 @@ int main(void)
 	tcase_add_test(tc, test_apply_rollback_fails);
 	tcase_add_test(tc, test_apply_invalid_target);
 	tcase_add_test(tc, test_read_and_apply_sysfs);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+}
+
+int main(void)
+{
+	return test_main("tunables", add_tests);
 }

@@ -94,15 +94,15 @@ START_TEST(test_error)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("util");
-	TCase *tc = tcase_create("core");
-
 	tcase_add_test(tc, test_glob);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_read_small_file);
 	tcase_add_test(tc, test_error);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+}
+
+int main(void)
+{
+	return test_main("util", add_tests);
 }

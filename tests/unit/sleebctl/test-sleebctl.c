@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -567,6 +569,87 @@ START_TEST(test_check_unknown)
 }
 END_TEST
 
+/* The perfdata follows the monitoring-plugins guidelines,
+ * 'label'=value[UOM];[warn];[crit];[min];[max]: thresholds as ranges that
+ * say exactly when the check alerts (value >= T is "@T:"), none where the
+ * threshold is disabled or does not apply, min 0, max where one exists. */
+START_TEST(test_check_perfdata)
+{
+	struct result r;
+	const char *bar;
+
+	r = run("--root", SLEEB, "check", NULL);
+	ck_assert_int_eq(r.status, 1);
+	bar = strstr(r.out, " | ");
+	ck_assert_ptr_nonnull(bar);
+	ck_assert_msg(strncmp(bar, " | caches=9;;;0 slab_bytes=194560000B;;;0;2062745600 "
+			      "waste_bytes=155922904B;;;0 slab_percent=9%;@10:;@25:;0;100 problems=1;;;0 "
+			      "waste_max_bytes=155648000B;@67108864:;@268435456:;0\n",
+			      (size_t)(strchr(bar, '\n') - bar + 1)) == 0, "%s", r.out);
+	result_free(&r);
+
+	/* A disabled threshold leaves its field empty; rates need two samples. */
+	r = run("--root", SLEEB, "check", "--warn-waste", "0", "--crit-slab", "0", "--samples", "2",
+		"--interval", "10ms", "--warn-growth", "0", "--crit-thrash", "0", NULL);
+	ck_assert_int_eq(r.status, 0);
+	assert_contains(r.out, " slab_percent=9%;@10:;;0;100 ");
+	assert_contains(r.out, " waste_max_bytes=155648000B;;@268435456:;0 "
+			"growth_max_bytes_per_second=0;;@1048576:;0 thrash_max_per_second=0;@10000:;;0\n");
+	result_free(&r);
+}
+END_TEST
+
+/* --timeout: a check that does not finish in time says so, UNKNOWN (3). */
+START_TEST(test_check_timeout)
+{
+	char *root = test_copy_tree(SLEEB), *fifo = test_path(root, "proc/slabinfo");
+	struct timespec a, b;
+	struct result r;
+	double secs;
+
+	/* A /proc/slabinfo that never answers: a FIFO nobody writes. */
+	ck_assert_int_eq(unlink(fifo), 0);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	r = run("--root", root, "check", "--timeout", "1", NULL);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	secs = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	ck_assert_int_eq(r.status, 3);
+	ck_assert_str_eq(r.out, "SLEEB UNKNOWN - no result within --timeout 1 s (reading the caches, sample 1 of 1)\n");
+	ck_assert_msg(secs >= 0.9 && secs < 5, "took %.2f s", secs);
+	result_free(&r);
+
+	r = run("--root", root, "check", "--json", "--timeout=1", NULL);
+	ck_assert_int_eq(r.status, 3);
+	assert_json(r.out);
+	assert_contains(r.out, "\"status\":\"UNKNOWN\",\"exit_code\":3,\"summary\":\"no result within --timeout 1 s");
+	result_free(&r);
+
+	/* Sampling alone would outlast it: refused at once. */
+	r = run("--root", SLEEB, "check", "--samples", "3", "--interval", "1s", "--timeout", "2", NULL);
+	ck_assert_int_eq(r.status, 3);
+	assert_contains(r.out, "SLEEB UNKNOWN - --timeout 2 s is too short for --samples 3 --interval 1s (2s of sampling)\n");
+	result_free(&r);
+
+	r = run("--root", SLEEB, "check", "--timeout", "0", NULL);
+	ck_assert_int_eq(r.status, 3);
+	assert_contains(r.out, "SLEEB UNKNOWN - --timeout: '0': need 1..86400 seconds\n");
+	result_free(&r);
+	r = run("--root", SLEEB, "check", "--timeout", "10s", NULL);
+	ck_assert_int_eq(r.status, 3);
+	result_free(&r);
+
+	/* In time: the usual answer. */
+	r = run("--root", SLEEB, "check", "--timeout", "10", NULL);
+	ck_assert_int_eq(r.status, 1);
+	assert_contains(r.out, "SLEEB WARNING - ");
+	result_free(&r);
+	test_rm_tree(root);
+	free(fifo);
+	free(root);
+}
+END_TEST
+
 /* Every tree under tests/data with a proc/slabinfo (hand-made or captured
  * from a guest) must show, check and get without an UNKNOWN. */
 START_TEST(test_all_data_trees)
@@ -624,11 +707,8 @@ START_TEST(test_all_data_trees)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("sleebctl");
-	TCase *tc = tcase_create("cli");
-
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_global);
 	tcase_add_test(tc, test_show);
@@ -639,7 +719,12 @@ int main(void)
 	tcase_add_test(tc, test_check);
 	tcase_add_test(tc, test_check_unknown);
 	tcase_add_test(tc, test_check_samples);
+	tcase_add_test(tc, test_check_perfdata);
+	tcase_add_test(tc, test_check_timeout);
 	tcase_add_test(tc, test_all_data_trees);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+}
+
+int main(void)
+{
+	return test_main("sleebctl", add_tests);
 }

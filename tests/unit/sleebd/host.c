@@ -204,12 +204,17 @@ void control(const char *cmd, uid_t uid, char *out, size_t len)
 	ck_assert_int_eq(test_wait_exit(pid), 0);
 }
 
+static void (*host_add_tests)(TCase *tc);
+
+static void add_host_tests(TCase *tc)
+{
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_set_timeout(tc, 30);
+	host_add_tests(tc);
+}
+
 int host_main(int argc, char *argv[], const char *name, void (*add_tests)(TCase *tc))
 {
-	Suite *s = suite_create(name);
-	TCase *tc = tcase_create("host");
-	SRunner *sr;
-	int failed;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s SLEEBD SLEEBCTL\n", argv[0]);
@@ -222,13 +227,6 @@ int host_main(int argc, char *argv[], const char *name, void (*add_tests)(TCase 
 		return 77;  /* skip */
 	}
 
-	tcase_add_checked_fixture(tc, NULL, teardown);
-	tcase_set_timeout(tc, 30);
-	add_tests(tc);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	host_add_tests = add_tests;
+	return test_main(name, add_host_tests);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sleeb/autotune.h"
+#include "runner.h"
 
 static struct sleeb_autotune_params P;
 
@@ -429,13 +430,8 @@ START_TEST(test_params_from_config)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("autotune");
-	TCase *tc = tcase_create("decide");
-	SRunner *sr;
-	int failed;
-
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_step_one_grow_after_k);
 	tcase_add_test(tc, test_oscillation_no_flap);
@@ -453,10 +449,9 @@ int main(void)
 	tcase_add_test(tc, test_steady_flow_settles);
 	tcase_add_test(tc, test_churn_is_flow);
 	tcase_add_test(tc, test_params_from_config);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int main(void)
+{
+	return test_main("autotune", add_tests);
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "control-peer.h"
+#include "runner.h"
 
 START_TEST(test_root_allowed)
 {
@@ -62,20 +63,14 @@ START_TEST(test_unreadable_credentials)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("control-peer");
-	TCase *tc = tcase_create("peer");
-	SRunner *sr;
-	int failed;
-
 	tcase_add_test(tc, test_root_allowed);
 	tcase_add_test(tc, test_nobody_refused);
 	tcase_add_test(tc, test_unreadable_credentials);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int main(void)
+{
+	return test_main("control-peer", add_tests);
 }

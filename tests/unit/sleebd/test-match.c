@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sleeb/match.h"
+#include "runner.h"
 
 START_TEST(test_globs)
 {
@@ -46,19 +47,13 @@ START_TEST(test_sizes)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("match");
-	TCase *tc = tcase_create("match");
-	SRunner *sr;
-	int failed;
-
 	tcase_add_test(tc, test_globs);
 	tcase_add_test(tc, test_sizes);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int main(void)
+{
+	return test_main("match", add_tests);
 }

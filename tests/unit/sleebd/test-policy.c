@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sleeb/policy.h"
+#include "runner.h"
 
 static struct sleeb_policy pol;
 static struct sleeb_diag diag;
@@ -561,11 +562,8 @@ START_TEST(test_daemon_dropins)
 }
 END_TEST
 
-static Suite *suite(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("policy");
-	TCase *tc = tcase_create("parse");
-
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_good);
 	tcase_add_test(tc, test_later_key_wins);
@@ -590,17 +588,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_daemon_autotune_errors);
 	tcase_add_test(tc, test_daemon_autotune_idle_above_grow);
 	tcase_add_test(tc, test_daemon_dropins);
-	suite_add_tcase(s, tc);
-	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_main("policy", add_tests);
 }

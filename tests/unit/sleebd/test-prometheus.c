@@ -588,10 +588,28 @@ START_TEST(test_promtool_monitor_only)
 }
 END_TEST
 
+static void add_promtool_tests(TCase *tc)
+{
+	tcase_add_test(tc, test_promtool_sleeb);
+	tcase_add_test(tc, test_promtool_failure);
+	tcase_add_test(tc, test_promtool_monitor_only);
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_set_timeout(tc, 30);
+}
+
+static void add_textfile_tests(TCase *tc)
+{
+	tcase_add_test(tc, test_once_exact);
+	tcase_add_test(tc, test_once_failure);
+	tcase_add_test(tc, test_once_dry_run);
+	tcase_add_test(tc, test_once_monitor_only);
+	tcase_add_test(tc, test_daemon);
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_set_timeout(tc, 30);
+}
+
 int main(int argc, char *argv[])
 {
-	Suite *s = suite_create("sleebd-prometheus");
-	TCase *tc;
 	bool promtool_mode = argc > 1 && strcmp(argv[1], "--promtool") == 0;
 
 	if (argc < 2 + promtool_mode) {
@@ -610,20 +628,7 @@ int main(int argc, char *argv[])
 			return 77;
 		}
 		printf("using %s\n", promtool);
-		tc = tcase_create("promtool");
-		tcase_add_test(tc, test_promtool_sleeb);
-		tcase_add_test(tc, test_promtool_failure);
-		tcase_add_test(tc, test_promtool_monitor_only);
-	} else {
-		tc = tcase_create("textfile");
-		tcase_add_test(tc, test_once_exact);
-		tcase_add_test(tc, test_once_failure);
-		tcase_add_test(tc, test_once_dry_run);
-		tcase_add_test(tc, test_once_monitor_only);
-		tcase_add_test(tc, test_daemon);
+		return test_main("sleebd-promtool", add_promtool_tests);
 	}
-	tcase_add_checked_fixture(tc, NULL, teardown);
-	tcase_set_timeout(tc, 30);
-	suite_add_tcase(s, tc);
-	return test_run_suite(s);
+	return test_main("sleebd-prometheus", add_textfile_tests);
 }

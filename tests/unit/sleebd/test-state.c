@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sleeb/state.h"
+#include "runner.h"
 
 static char dir[64], path[128];
 
@@ -84,6 +85,53 @@ START_TEST(test_malformed)
 }
 END_TEST
 
+/* fuzz-state found it: a name starting with '#' (storable: remember()
+ * takes it) was written at the start of a line and read back as a
+ * comment, so its original was lost across a restart. Comments are "#"
+ * followed by a blank or nothing; names have no blanks. */
+START_TEST(test_hash_name_round_trip)
+{
+	struct sleeb_state s, t;
+	struct sleeb_error err = { 0 };
+	struct sleeb_tunables a = { { 6, 6, 8 } }, b = { { 120, 60, 480 } };
+	FILE *f;
+
+	ck_assert_int_eq(sleeb_state_load(&s, path, &err), 0);
+	ck_assert_int_eq(sleeb_state_remember(&s, "#odd", &a), 1);
+	ck_assert_int_eq(sleeb_state_remember(&s, "kmalloc-64", &b), 1);
+	ck_assert_int_eq(sleeb_state_save(&s, &err), 0);
+	ck_assert_int_eq(sleeb_state_load(&t, path, &err), 0);
+	ck_assert_uint_eq(t.n, 2);
+	ck_assert_ptr_nonnull(sleeb_state_find(&t, "#odd"));
+	ck_assert_mem_eq(&sleeb_state_find(&t, "#odd")->orig, &a, sizeof(a));
+	sleeb_state_done(&t);
+	sleeb_state_done(&s);
+
+	/* Comments: "# ...", "#\t..." and a lone "#". */
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("# sleebd state v1\n#\n#\tnote\n#odd 6 6 8\n", f);
+	fclose(f);
+	ck_assert_int_eq(sleeb_state_load(&t, path, &err), 0);
+	ck_assert_uint_eq(t.n, 1);
+	ck_assert_str_eq(t.entries[0].cache, "#odd");
+	sleeb_state_done(&t);
+
+	/* A cache named "#" alone would be written as "# 8 4 3", a comment:
+	 * it cannot be stored (the 10 M run found "\t# 8 4 3"). */
+	ck_assert_int_eq(sleeb_state_load(&s, path, &err), 0);
+	ck_assert_int_eq(sleeb_state_remember(&s, "#", &a), -EINVAL);
+	sleeb_state_done(&s);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("# sleebd state v1\n\t# 8 4 3\n", f);
+	fclose(f);
+	ck_assert_int_eq(sleeb_state_load(&t, path, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "/state:2: invalid cache name"), "got %s", err.msg);
+	sleeb_state_done(&t);
+}
+END_TEST
+
 START_TEST(test_unwritable)
 {
 	struct sleeb_state s;
@@ -99,21 +147,16 @@ START_TEST(test_unwritable)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("state");
-	TCase *tc = tcase_create("state");
-	SRunner *sr;
-	int failed;
-
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_malformed);
+	tcase_add_test(tc, test_hash_name_round_trip);
 	tcase_add_test(tc, test_unwritable);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int main(void)
+{
+	return test_main("state", add_tests);
 }

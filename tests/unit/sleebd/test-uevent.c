@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "uevent.h"
+#include "runner.h"
 
 #define MSG(s) s, sizeof(s) - 1
 
@@ -48,6 +49,16 @@ START_TEST(test_ignored)
 	ck_assert_int_eq(uevent_parse(MSG("ACTION=add\0DEVPATH=/kernel/slab/longername\0SUBSYSTEM=slab\0"), name,
 				      sizeof(name)),
 			 UEVENT_OTHER);
+	/* "." and ".." name no cache but a directory above one (fuzz-uevent) */
+	ck_assert_int_eq(uevent_parse(MSG("ACTION=remove\0DEVPATH=/kernel/slab/..\0SUBSYSTEM=slab\0"), name,
+				      sizeof(name)),
+			 UEVENT_OTHER);
+	ck_assert_int_eq(uevent_parse(MSG("ACTION=add\0DEVPATH=/kernel/slab/.\0SUBSYSTEM=slab\0"), name, sizeof(name)),
+			 UEVENT_OTHER);
+	ck_assert_int_eq(uevent_parse(MSG("ACTION=add\0DEVPATH=/kernel/slab/..a\0SUBSYSTEM=slab\0"), name,
+				      sizeof(name)),
+			 UEVENT_ADD);
+	ck_assert_str_eq(name, "..a");
 	/* missing keys, unterminated last string, libudev's binary header */
 	ck_assert_int_eq(uevent_parse(MSG("add@/kernel/slab/a\0"), name, sizeof(name)), UEVENT_OTHER);
 	ck_assert_int_eq(uevent_parse("ACTION=add\0DEVPATH=/kernel/slab/a\0SUBSYSTEM=slab", 47, name, sizeof(name)),
@@ -57,19 +68,13 @@ START_TEST(test_ignored)
 }
 END_TEST
 
-int main(void)
+static void add_tests(TCase *tc)
 {
-	Suite *s = suite_create("uevent");
-	TCase *tc = tcase_create("parse");
-	SRunner *sr;
-	int failed;
-
 	tcase_add_test(tc, test_add_remove);
 	tcase_add_test(tc, test_ignored);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int main(void)
+{
+	return test_main("uevent", add_tests);
 }

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner.h"
+
 static const char *unit_path;
 
 /* The values of every "key=" line of the unit, one per line. */
@@ -52,24 +54,18 @@ START_TEST(test_no_write_access_to_slabinfo)
 }
 END_TEST
 
+static void add_tests(TCase *tc)
+{
+	tcase_add_test(tc, test_reload_waits_for_the_answer);
+	tcase_add_test(tc, test_no_write_access_to_slabinfo);
+}
+
 int main(int argc, char *argv[])
 {
-	Suite *s = suite_create("unit-file");
-	TCase *tc = tcase_create("unit");
-	SRunner *sr;
-	int failed;
-
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s SLEEBD.SERVICE\n", argv[0]);
 		return 2;
 	}
 	unit_path = argv[1];
-	tcase_add_test(tc, test_reload_waits_for_the_answer);
-	tcase_add_test(tc, test_no_write_access_to_slabinfo);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_main("unit-file", add_tests);
 }

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The node_exporter textfile export: with PrometheusTextfile= in Debian's
 # textfile directory, sleebd writes a file that promtool accepts and whose
-# values are the kernel's.
+# values are the kernel's, and the guest's node_exporter serves them on
+# http://localhost:9100/metrics.
 . /tests/lib.sh
 . /tests/vm-systemd/systemd.lib
 D=/var/lib/prometheus/node-exporter
@@ -35,6 +36,32 @@ echo "# $C total objects: /proc/slabinfo $total, textfile $got (one interval apa
 check "sleeb_total_objects{cache=$C} matches /proc/slabinfo (within 10%)" \
 	awk -v a="$got" -v b="$total" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= (b / 10 > 16 ? b / 10 : 16)) }'
 check "the daemon's metrics are there (decisions, last apply)" sh -c "grep -q '^sleeb_decisions_total' $F && grep -q '^sleeb_last_apply_timestamp_seconds' $F"
+
+# A real node_exporter (Debian's prometheus-node-exporter, installed and
+# enabled by vm-images/debian-rootfs.sh with its textfile collector on $D)
+# serves the same families, values unchanged, to a scrape.
+N=/tmp/node-exporter.metrics
+scrape() { curl -sf --max-time 30 http://localhost:9100/metrics >$N; }
+check "prometheus-node-exporter.service is active" wait_for 600 systemctl is-active --quiet prometheus-node-exporter.service
+if wait_for 600 scrape; then ok "GET http://localhost:9100/metrics"; else not_ok "GET http://localhost:9100/metrics"; fi
+echo "# scrape: $(wc -l <$N) lines, $(grep -c '^# TYPE sleeb_' $N) sleeb_* families; textfile collector:"
+grep -E '^node_textfile_(scrape_error|mtime_seconds)' $N | sed 's/^/#   /'
+expect_eq "node_textfile_scrape_error = 0" 0 "$(sed -n 's/^node_textfile_scrape_error //p' $N)"
+grep '^# TYPE sleeb_' $F | sort >/tmp/families.file
+grep '^# TYPE sleeb_' $N | sort >/tmp/families.scrape
+check "every sleeb_* family of the textfile is in the scrape ($(wc -l </tmp/families.file) of them)" \
+	sh -c 'test -s /tmp/families.file && diff /tmp/families.file /tmp/families.scrape'
+# node_exporter prints values as Go floats (1e+06 style past six digits):
+# compare numbers, not strings.
+nval() { sed -n "s/^$1{cache=\"$C\"} //p" $N; }
+num_eq() { awk -v a="$2" -v b="$3" 'BEGIN { exit !(a != "" && b != "" && a + 0 == b + 0) }' || { echo "# $1: sysfs '$2', scrape '$3'"; return 1; }; }
+for t in cpu_queue_size cpu_batch_size shared_queue_size; do
+	check "scraped sleeb_$t{cache=$C} = sysfs" num_eq $t "$(cat /sys/kernel/slab/$C/$t)" "$(nval sleeb_$t)"
+done
+total=$(awk -v c=$C '$1 == c { print $3 }' /proc/slabinfo)
+got=$(nval sleeb_total_objects)
+check "scraped sleeb_total_objects{cache=$C} matches /proc/slabinfo (within 10%: $got, $total)" \
+	awk -v a="$got" -v b="$total" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= (b / 10 > 16 ? b / 10 : 16)) }'
 
 rm -f /etc/sleeb/sleebd.conf.d/60-prometheus.conf
 systemctl restart sleebd.service
