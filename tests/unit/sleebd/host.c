@@ -209,7 +209,7 @@ static void (*host_add_tests)(TCase *tc);
 static void add_host_tests(TCase *tc)
 {
 	tcase_add_checked_fixture(tc, NULL, teardown);
-	tcase_set_timeout(tc, 30);
+	tcase_set_timeout(tc, 90);
 	host_add_tests(tc);
 }
 
