@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sleeb/cache.h"
+#include "sleeb/daemon-config.h"
 #include "sleeb/policy.h"
 #include "sleeb/util.h"
 #include "verbs.h"

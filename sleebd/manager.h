@@ -12,6 +12,8 @@
 
 #include "sleeb/autotune.h"
 #include "sleeb/cache.h"
+#include "sleeb/daemon-config.h"
+#include "sleeb/defaults.h"
 #include "sleeb/policy.h"
 #include "sleeb/slabinfo.h"
 #include "sleeb/state.h"
