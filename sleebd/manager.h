@@ -22,7 +22,16 @@
 
 struct uevent_listener;
 
-/* What sleebd remembers about one kmem_cache (a /proc/slabinfo line). */
+/*
+ * What sleebd remembers about one kmem_cache between intervals: its
+ * target, auto-tuning memory, the counters of the last interval, the last
+ * decision. One of three "cache" structs, each with its own lifetime:
+ * struct sleeb_cache (sleeb/cache.h) is one snapshot of the kernel, made
+ * and freed within an interval; struct sleeb_autotune_cache
+ * (sleeb/autotune.h) is the input and output of one pure auto-tuning
+ * decision, with no I/O and no daemon state; this one lives as long as
+ * the cache does and is what the other two are filled from and back into.
+ */
 struct cache {
 	char name[SLEEB_CACHE_NAME_MAX];
 	uint64_t object_size;

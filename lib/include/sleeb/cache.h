@@ -17,6 +17,12 @@
 
 #define SLEEB_ALIASES_MAX 1024
 
+/*
+ * One cache as the kernel shows it now, for every caller (sleebctl,
+ * sleebd). sleebd keeps its own longer-lived memory of a cache (struct
+ * cache in sleebd/manager.h) and feeds auto-tuning a third, pure view
+ * (struct sleeb_autotune_cache); this one holds no decision or history.
+ */
 struct sleeb_cache {
 	struct sleeb_slabinfo_entry si;
 	bool has_sysfs;                  /* <root>/sys/kernel/slab/<name> exists */
