@@ -6,13 +6,17 @@
  */
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sleeb/cache.h"
 #include "sleeb/daemon-config.h"
+#include "sleeb/plan.h"
 #include "sleeb/policy.h"
+#include "sleeb/root.h"
+#include "sleeb/state.h"
 #include "sleeb/util.h"
 #include "verbs.h"
 
@@ -83,10 +87,105 @@ static void show_setting(const char *key, const struct sleeb_setting *s, bool bo
 	printf("  %-28s %s:%u\n", kv, s->origin.file, s->origin.line);
 }
 
+/* A merged cache appears once in slabinfo under one name: let its other
+ * names find it too, as in show. */
+static bool globs_match(const struct sleeb_cache *c, char **globs, int n)
+{
+	const char *a = c->aliases;
+
+	if (sleeb_glob_match_any(globs, (size_t) n, c->si.name))
+		return true;
+	while (c->naliases > 0 && *a) {
+		size_t len = strcspn(a, ",");
+		char alias[SLEEB_CACHE_NAME_MAX];
+
+		if (len < sizeof(alias)) {
+			memcpy(alias, a, len);
+			alias[len] = '\0';
+			if (sleeb_glob_match_any(globs, (size_t) n, alias))
+				return true;
+		}
+		a += len + (a[len] == ',');
+	}
+	return false;
+}
+
+/*
+ * The originals sleebd recorded: without them, unset keys would be shown
+ * from the current values, which sleebd does not use. Returns 0 (an empty
+ * state when there is no file, or one that cannot be read: said on
+ * stderr) or -ENAMETOOLONG.
+ */
+static int load_originals(const char *config_root, struct sleeb_state *state)
+{
+	struct sleeb_error err = { 0 };
+	char path[PATH_MAX];
+	int r;
+
+	r = sleeb_prefix_path(path, sizeof(path), config_root, SLEEB_STATE_PATH);
+	if (r < 0) {
+		fprintf(stderr, "sleebctl: --config-root %s: the state file's path is too long\n", config_root);
+		return r;
+	}
+	r = sleeb_state_load(state, path, &err);
+	if (r < 0) {
+		/* As sleebd does with a state file it cannot read. */
+		fprintf(stderr, "sleebctl: %s; showing the plan without recorded originals, as sleebd would start\n",
+			err.msg);
+		sleeb_state_done(state);
+	}
+	return 0;
+}
+
+static void show_plan(const struct sleeb_cache *c, const struct sleeb_plan *plan, const char *err)
+{
+	const struct sleeb_effective *e = &plan->effective;
+	const struct sleeb_tunables *now = &c->tunables;
+
+	if (!e->matched) {
+		if (plan->action == SLEEB_PLAN_RESTORE)
+			printf("  no matching [Cache] section any more\n"
+			       "  restores the original: queue %u batch %u shared %u (now %u/%u/%u)\n",
+			       plan->target.v[0], plan->target.v[1], plan->target.v[2], now->v[0], now->v[1], now->v[2]);
+		else if (c->has_queues)
+			printf("  no matching [Cache] section: left alone (now %u/%u/%u)\n", now->v[0], now->v[1],
+			       now->v[2]);
+		else
+			printf("  no matching [Cache] section\n");
+		return;
+	}
+	if (strcmp(plan->matched_as, c->si.name) != 0)
+		printf("  matched as %s (merged with this cache)\n", plan->matched_as);
+	for (int t = 0; t < _SLEEB_TUNABLE_MAX; t++)
+		show_setting(sleeb_tunable_key(t), &e->tunable[t], false);
+	show_setting("AutoTune", &e->autotune, true);
+	show_setting("AutoTuneMin", &e->autotune_min, false);
+	show_setting("AutoTuneMax", &e->autotune_max, false);
+	switch (plan->action) {
+	case SLEEB_PLAN_NONE:
+		printf("  effective: (this kernel has no SLEEB queues)\n");
+		return;
+	case SLEEB_PLAN_INVALID:
+		printf("  effective: INVALID for this cache: %s\n", err);
+		return;
+	case SLEEB_PLAN_RESTORE:
+	case SLEEB_PLAN_POLICY:
+		break;
+	}
+	if (plan->from_original)
+		printf("  unset keys: from the original sleebd recorded\n");
+	if (plan->autotune)
+		printf("  auto-tuned between queue %u and %u%s\n", plan->autotune_min, plan->autotune_max,
+		       plan->clamped ? ", starting at the bound" : "");
+	printf("  effective: queue %u batch %u shared %u (now %u/%u/%u)\n", plan->target.v[0], plan->target.v[1],
+	       plan->target.v[2], now->v[0], now->v[1], now->v[2]);
+}
+
 static int show(const char *config_root, char **globs, int n, bool all)
 {
 	struct sleeb_diag diag = { 0 };
 	struct sleeb_policy pol = { 0 };
+	struct sleeb_state state = { 0 };
 	struct sleeb_cache_set set;
 	struct sleeb_error err = { 0 };
 	long ps = sysconf(_SC_PAGESIZE);
@@ -102,6 +201,11 @@ static int show(const char *config_root, char **globs, int n, bool all)
 		sleeb_policy_done(&pol);
 		return SLEEBCTL_EXIT_FAILURE;
 	}
+	if (load_originals(config_root, &state) < 0) {
+		sleeb_policy_done(&pol);
+		sleeb_state_done(&state);
+		return SLEEBCTL_EXIT_FAILURE;
+	}
 
 	printf("Policy files (in apply order):\n");
 	for (size_t i = 0; i < pol.n_files; i++)
@@ -113,45 +217,37 @@ static int show(const char *config_root, char **globs, int n, bool all)
 	if (r < 0) {
 		fprintf(stderr, "sleebctl: %s\n", err.msg);
 		sleeb_policy_done(&pol);
+		sleeb_state_done(&state);
 		return SLEEBCTL_EXIT_FAILURE;
 	}
 	for (size_t i = 0; i < set.n; i++) {
 		const struct sleeb_cache *c = &set.caches[i];
-		struct sleeb_effective e;
-		struct sleeb_tunables target;
+		const struct sleeb_state_entry *orig = sleeb_state_find(&state, c->si.name);
+		struct sleeb_plan_input in = {
+			.name = c->si.name,
+			.aliases = c->naliases > 0 ? c->aliases : NULL,
+			.object_size = c->si.objsize,
+			.has_queues = c->has_queues && set.sleeb_kernel,
+			.current = c->tunables,
+			.original = orig ? &orig->orig : NULL,
+		};
+		struct sleeb_plan plan;
 
-		if (!sleeb_glob_match_any(globs, (size_t) n, c->si.name))
+		if (!globs_match(c, globs, n))
 			continue;
-		sleeb_policy_effective(&pol, c->si.name, c->si.objsize, &e);
-		if (!e.matched && !all)
+		sleeb_error_clear(&err);
+		sleeb_plan_cache(&pol, &in, ps > 0 ? (uint64_t) ps : 4096, &plan, &err);
+		if (!plan.effective.matched && plan.action == SLEEB_PLAN_NONE && !all)
 			continue;
 		shown++;
 		printf("\n%s (object size %u)\n", c->si.name, c->si.objsize);
-		if (!e.matched) {
-			printf("  no matching [Cache] section\n");
-			continue;
-		}
-		for (int t = 0; t < _SLEEB_TUNABLE_MAX; t++)
-			show_setting(sleeb_tunable_key(t), &e.tunable[t], false);
-		show_setting("AutoTune", &e.autotune, true);
-		show_setting("AutoTuneMin", &e.autotune_min, false);
-		show_setting("AutoTuneMax", &e.autotune_max, false);
-		if (!c->has_queues) {
-			printf("  effective: (this kernel has no SLEEB queues)\n");
-			continue;
-		}
-		sleeb_error_clear(&err);
-		if (sleeb_effective_resolve(&e, &c->tunables, c->si.objsize, ps > 0 ? (uint64_t) ps : 4096, &target,
-					    &err) < 0)
-			printf("  effective: INVALID for this cache: %s\n", err.msg);
-		else
-			printf("  effective: queue %u batch %u shared %u (now %u/%u/%u)\n", target.v[0], target.v[1],
-			       target.v[2], c->tunables.v[0], c->tunables.v[1], c->tunables.v[2]);
+		show_plan(c, &plan, err.msg);
 	}
 	if (shown == 0)
 		printf("\nNo cache matches the policy%s.\n", n ? " and the given globs" : "");
 	sleeb_cache_set_free(&set);
 	sleeb_policy_done(&pol);
+	sleeb_state_done(&state);
 	return SLEEBCTL_EXIT_OK;
 }
 

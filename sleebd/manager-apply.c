@@ -17,6 +17,7 @@
 #include "sleeb/match.h"
 #include "sleeb/meminfo.h"
 #include "sleeb/parse.h"
+#include "sleeb/plan.h"
 
 static const char *const decision_reasons[_DECISION_MAX] = {
 	[DECISION_POLICY] = "policy",
@@ -146,22 +147,6 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 	return 0;
 }
 
-/* Finds the policy for a cache by its name, then by its merged aliases. */
-static void effective_for(Manager *m, const struct sleeb_cache *sc, struct sleeb_effective *e)
-{
-	char aliases[SLEEB_ALIASES_MAX], *save = NULL;
-
-	sleeb_policy_effective(&m->policy, sc->si.name, sc->si.objsize, e);
-	if (e->matched || sc->naliases <= 0)
-		return;
-	snprintf(aliases, sizeof(aliases), "%s", sc->aliases);
-	for (char *a = strtok_r(aliases, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
-		sleeb_policy_effective(&m->policy, a, sc->si.objsize, e);
-		if (e->matched)
-			return;
-	}
-}
-
 static const struct sleeb_origin *first_origin(const struct sleeb_effective *e)
 {
 	for (int t = 0; t < _SLEEB_TUNABLE_MAX; t++)
@@ -172,37 +157,40 @@ static const struct sleeb_origin *first_origin(const struct sleeb_effective *e)
 	return NULL;
 }
 
-/* Applies the static policy to one cache already refreshed from sc. */
+/*
+ * Applies the static policy to one cache already refreshed from sc: the
+ * plan is sleeb_plan_cache(), the one `sleebctl policy show` prints.
+ */
 static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_cache *sc, const char *why)
 {
 	const struct sleeb_state_entry *orig = sleeb_state_find(&m->state, c->name);
 	const struct sleeb_origin *o;
-	struct sleeb_tunables base, target, def;
-	struct sleeb_effective e;
+	struct sleeb_plan_input in = {
+		.name = sc->si.name,
+		.aliases = sc->naliases > 0 ? sc->aliases : NULL,
+		.object_size = c->object_size,
+		.has_queues = true,
+		.current = c->cur,
+		.original = orig ? &orig->orig : NULL,
+	};
+	struct sleeb_plan plan;
 	struct sleeb_error err = { 0 };
 	char reason[192];
 	int r;
 
-	effective_for(m, sc, &e);
-	if (!e.matched) {
+	sleeb_plan_cache(&m->policy, &in, m->page_size, &plan, &err);
+	switch (plan.action) {
+	case SLEEB_PLAN_NONE:
+	case SLEEB_PLAN_RESTORE:
 		c->has_target = c->autotune = false;
-		if (!orig)
+		if (plan.action == SLEEB_PLAN_NONE)
 			return 0;
-		/* Changed by an earlier policy that no longer applies: put
-		 * the original back. */
-		target = orig->orig;
-		r = cache_write(m, c, &target, DECISION_UNMATCHED,
+		r = cache_write(m, c, &plan.target, DECISION_UNMATCHED,
 				"no longer matched by any policy: original restored");
 		if (r == 0 && !m->opts.dry_run && sleeb_state_forget(&m->state, c->name) > 0)
 			state_commit(m);
 		return r;
-	}
-
-	/* Unset keys mean "what the kernel had", i.e. the original, not a
-	 * value an older policy wrote. */
-	base = orig ? orig->orig : c->cur;
-	r = sleeb_effective_resolve(&e, &base, c->object_size, m->page_size, &target, &err);
-	if (r < 0) {
+	case SLEEB_PLAN_INVALID:
 		if (!c->warned)
 			log_error("%s: the matching policy gives values the kernel would reject: %s", c->name, err.msg);
 		c->warned = true;
@@ -210,35 +198,26 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 		c->has_target = false;
 		snprintf(c->last_reason, sizeof(c->last_reason), "policy invalid here: %s", err.msg);
 		return -EINVAL;
+	case SLEEB_PLAN_POLICY:
+		break;
 	}
 
-	c->autotune = e.autotune.value == 1;
+	c->autotune = plan.autotune;
 	if (c->autotune) {
-		sleeb_kernel_defaults(c->object_size, m->page_size, &def);
-		/* Default bounds: a quarter to eight times the kernel default. */
-		c->at_min = e.autotune_min.value > 0 ? (uint32_t) e.autotune_min.value
-			: (def.v[SLEEB_TUNABLE_QUEUE] / 4 ? def.v[SLEEB_TUNABLE_QUEUE] / 4 : 1);
-		c->at_max = e.autotune_max.value > 0 ? (uint32_t) e.autotune_max.value
-			: (def.v[SLEEB_TUNABLE_QUEUE] * 8 < SLEEB_QUEUE_MAX ? def.v[SLEEB_TUNABLE_QUEUE] * 8
-									 : SLEEB_QUEUE_MAX);
-		if (c->at_min > c->at_max)
-			c->at_max = c->at_min;
-		if (target.v[SLEEB_TUNABLE_QUEUE] > c->at_max)
-			sleeb_autotune_scale(&target, c->at_max, &target);
-		else if (target.v[SLEEB_TUNABLE_QUEUE] > 0 && target.v[SLEEB_TUNABLE_QUEUE] < c->at_min)
-			sleeb_autotune_scale(&target, c->at_min, &target);
+		c->at_min = plan.autotune_min;
+		c->at_max = plan.autotune_max;
 		memset(&c->at, 0, sizeof(c->at));
 		c->have_prev = false;
 	}
-	c->target = target;
+	c->target = plan.target;
 	c->has_target = true;
 
-	o = first_origin(&e);
+	o = first_origin(&plan.effective);
 	if (o && o->file)
 		snprintf(reason, sizeof(reason), "%s, policy %s:%u", why, o->file, o->line);
 	else
 		snprintf(reason, sizeof(reason), "%s, policy", why);
-	return cache_write(m, c, &target, DECISION_POLICY, reason);
+	return cache_write(m, c, &plan.target, DECISION_POLICY, reason);
 }
 
 static void refresh_tunables(struct cache *c, const struct sleeb_cache *sc)

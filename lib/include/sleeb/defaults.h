@@ -9,3 +9,10 @@
 
 /* The kernel's size-class defaults (the "default" keyword). */
 void sleeb_kernel_defaults(uint64_t object_size, uint64_t page_size, struct sleeb_tunables *ret);
+
+/*
+ * AutoTuneMin= and AutoTuneMax= when a policy leaves them unset: a
+ * quarter to eight times the kernel's default queue for the size class
+ * (at least 1, at most SLEEB_QUEUE_MAX).
+ */
+void sleeb_autotune_default_bounds(uint64_t object_size, uint64_t page_size, uint32_t *min, uint32_t *max);
