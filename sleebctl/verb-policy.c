@@ -114,10 +114,11 @@ static bool globs_match(const struct sleeb_cache *c, char **globs, int n)
  * The originals sleebd recorded: without them, unset keys would be shown
  * from the current values, which sleebd does not use. Returns 0 (an empty
  * state when there is no file, or one that cannot be read: said on
- * stderr) or -ENAMETOOLONG.
+ * stderr) or -ENAMETOOLONG, -ENOMEM.
  */
 static int load_originals(const char *config_root, struct sleeb_state *state)
 {
+	struct sleeb_sysfs_list list;
 	struct sleeb_error err = { 0 };
 	char path[PATH_MAX];
 	int r;
@@ -133,6 +134,16 @@ static int load_originals(const char *config_root, struct sleeb_state *state)
 		fprintf(stderr, "sleebctl: %s; showing the plan without recorded originals, as sleebd would start\n",
 			err.msg);
 		sleeb_state_done(state);
+		return 0;
+	}
+	/* Keyed by sysfs id, as sleebd reads it (names from older files too). */
+	if (state->n > 0 && sleeb_sysfs_list_caches(&list, &err) >= 0) {
+		r = sleeb_state_rekey(state, &list);
+		sleeb_sysfs_list_free(&list);
+		if (r < 0) {
+			fprintf(stderr, "sleebctl: out of memory\n");
+			return r;
+		}
 	}
 	return 0;
 }
@@ -222,7 +233,7 @@ static int show(const char *config_root, char **globs, int n, bool all)
 	}
 	for (size_t i = 0; i < set.n; i++) {
 		const struct sleeb_cache *c = &set.caches[i];
-		const struct sleeb_state_entry *orig = sleeb_state_find(&state, c->si.name);
+		const struct sleeb_state_entry *orig = sleeb_state_find(&state, c->id);
 		struct sleeb_plan_input in = {
 			.name = c->si.name,
 			.aliases = c->naliases > 0 ? c->aliases : NULL,

@@ -50,17 +50,24 @@ static void decision(Manager *m, const char *cache, const struct sleeb_tunables 
 	log_change(cache, old, new, decision_reason_to_string(kind), reason, m->opts.dry_run);
 }
 
-static struct cache *cache_find(Manager *m, const char *name)
+/*
+ * Caches are known by their sysfs id, not by a name: a merged cache has
+ * several names, and the uevent (the directory) and the rescan (the
+ * /proc/slabinfo name) would otherwise make two entries of one kmem_cache,
+ * one of which the next rescan drops with its recorded original.
+ */
+static struct cache *cache_find(Manager *m, const char *id)
 {
 	for (size_t i = 0; i < m->n_caches; i++)
-		if (strcmp(m->caches[i].name, name) == 0)
+		if (strcmp(m->caches[i].id, id) == 0)
 			return &m->caches[i];
 	return NULL;
 }
 
-static struct cache *cache_add(Manager *m, const char *name, bool *is_new)
+/* The entry for id, made (named name) if new. */
+static struct cache *cache_add(Manager *m, const char *id, const char *name, bool *is_new)
 {
-	struct cache *c = cache_find(m, name), *t;
+	struct cache *c = cache_find(m, id), *t;
 
 	*is_new = false;
 	if (c)
@@ -71,6 +78,7 @@ static struct cache *cache_add(Manager *m, const char *name, bool *is_new)
 	m->caches = t;
 	c = &m->caches[m->n_caches++];
 	memset(c, 0, sizeof(*c));
+	snprintf(c->id, sizeof(c->id), "%s", id);
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	*is_new = true;
 	return c;
@@ -122,13 +130,13 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 
 	/* Originals first: if we die right after the write, the next start
 	 * must still know what the kernel had. */
-	if (sleeb_state_remember(&m->state, c->name, &c->cur) > 0)
+	if (sleeb_state_remember(&m->state, c->id, &c->cur) > 0)
 		state_commit(m);
 
 	r = sleeb_tunables_apply(c->name, &c->cur, target, NULL, NULL, &err);
 	if (r == -ENOENT) {
 		log_debug("%s vanished before it could be tuned", c->name);
-		if (sleeb_state_forget(&m->state, c->name) > 0)
+		if (sleeb_state_forget(&m->state, c->id) > 0)
 			state_commit(m);
 		return 0;
 	}
@@ -163,7 +171,7 @@ static const struct sleeb_origin *first_origin(const struct sleeb_effective *e)
  */
 static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_cache *sc, const char *why)
 {
-	const struct sleeb_state_entry *orig = sleeb_state_find(&m->state, c->name);
+	const struct sleeb_state_entry *orig = sleeb_state_find(&m->state, c->id);
 	const struct sleeb_origin *o;
 	struct sleeb_plan_input in = {
 		.name = sc->si.name,
@@ -187,7 +195,7 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 			return 0;
 		r = cache_write(m, c, &plan.target, DECISION_UNMATCHED,
 				"no longer matched by any policy: original restored");
-		if (r == 0 && !m->opts.dry_run && sleeb_state_forget(&m->state, c->name) > 0)
+		if (r == 0 && !m->opts.dry_run && sleeb_state_forget(&m->state, c->id) > 0)
 			state_commit(m);
 		return r;
 	case SLEEB_PLAN_INVALID:
@@ -298,13 +306,15 @@ int manager_apply_policy(Manager *m, bool all, const char *reason)
 	for (size_t i = 0; i < set.n; i++) {
 		const struct sleeb_cache *sc = &set.caches[i];
 		bool is_new;
-		struct cache *c = cache_add(m, sc->si.name, &is_new);
+		struct cache *c = cache_add(m, sc->id, sc->si.name, &is_new);
 
 		if (!c) {
 			ret = log_error_errno(-ENOMEM, "out of memory");
 			break;
 		}
 		c->seen = true;
+		/* The name /proc/slabinfo shows, over the one a uevent found. */
+		snprintf(c->name, sizeof(c->name), "%s", sc->si.name);
 		/* Always refresh: sleebctl status shows current values, which
 		 * someone else (sleebctl set) may have changed. */
 		refresh_from(c, sc);
@@ -324,7 +334,7 @@ int manager_apply_policy(Manager *m, bool all, const char *reason)
 		if (c->seen)
 			continue;
 		log_debug("%s: cache destroyed", c->name);
-		if (!m->opts.dry_run && sleeb_state_forget(&m->state, c->name) > 0)
+		if (!m->opts.dry_run && sleeb_state_forget(&m->state, c->id) > 0)
 			state_commit(m);
 		cache_remove(m, c);
 	}
@@ -336,13 +346,13 @@ int manager_apply_policy(Manager *m, bool all, const char *reason)
 
 /*
  * A cache others may merge with gets its sysfs directory, and so its
- * KOBJ_ADD, under a unique id such as ":0000128"; /proc/slabinfo and the
- * policies know it by its name, a symlink to the id that the kernel
- * creates right after sending the uevent. Finds that name, waiting a few
- * milliseconds for the link. Returns 0, or -ENOENT (the rescan will find
- * the cache by its name).
+ * KOBJ_ADD, under a unique id such as ":0000128"; the policies know it by
+ * its names, symlinks to the id that the kernel creates right after
+ * sending the uevent. Finds them (the first as the name, the others as
+ * aliases, as a rescan would match them), waiting a few milliseconds for
+ * the first link. Returns 0, or -ENOENT (the rescan will find the cache).
  */
-static int name_for_sysfs_id(const char *id, char *name, size_t len)
+static int names_for_sysfs_id(const char *id, struct sleeb_cache *ret)
 {
 	for (int attempt = 0; attempt < 20; attempt++) {
 		struct sleeb_sysfs_list list;
@@ -354,7 +364,9 @@ static int name_for_sysfs_id(const char *id, char *name, size_t len)
 				const struct sleeb_sysfs_entry *e = &list.entries[i];
 
 				if (e->is_link && e->name[0] != ':' && strcmp(e->id, id) == 0) {
-					snprintf(name, len, "%s", e->name);
+					snprintf(ret->si.name, sizeof(ret->si.name), "%s", e->name);
+					ret->naliases = sleeb_sysfs_list_aliases(&list, e->name, ret->aliases,
+										 sizeof(ret->aliases));
 					found = true;
 				}
 			}
@@ -367,7 +379,7 @@ static int name_for_sysfs_id(const char *id, char *name, size_t len)
 	return -ENOENT;
 }
 
-int manager_apply_cache(Manager *m, const char *name, const char *reason)
+int manager_apply_cache(Manager *m, const char *id, const char *reason)
 {
 	struct sleeb_error err = { 0 };
 	struct sleeb_cache one;
@@ -376,38 +388,37 @@ int manager_apply_cache(Manager *m, const char *name, const char *reason)
 	bool is_new;
 	int r;
 
-	if (name[0] == ':') {
-		char real[SLEEB_CACHE_NAME_MAX];
-
-		if (name_for_sysfs_id(name, real, sizeof(real)) < 0) {
-			log_debug("%s: no cache name links to it yet; leaving it to the rescan", name);
-			return 0;
-		}
-		log_debug("uevent for %s: the cache is %s", name, real);
-		return manager_apply_cache(m, real, reason);
-	}
-
 	/* From sysfs alone, which is all a KOBJ_ADD promises (the cache may
 	 * not be in /proc/slabinfo yet), and only this cache: a full scan
 	 * of every cache costs tens of milliseconds in a slow VM, and new
-	 * caches must be tuned within 100 ms. A brand-new kmem_cache has no
-	 * merged aliases yet, so its name is all the policy can match. */
+	 * caches must be tuned within 100 ms. The directory is the id the
+	 * rescan knows the cache by too; its name is one that links to it. */
 	memset(&one, 0, sizeof(one));
-	snprintf(one.si.name, sizeof(one.si.name), "%s", name);
-	r = sleeb_sysfs_read_u64(name, "object_size", &size, &err);
+	snprintf(one.id, sizeof(one.id), "%s", id);
+	if (id[0] == ':') {
+		if (names_for_sysfs_id(id, &one) < 0) {
+			log_debug("%s: no cache name links to it yet; leaving it to the rescan", id);
+			return 0;
+		}
+		log_debug("uevent for %s: the cache is %s", id, one.si.name);
+	} else
+		snprintf(one.si.name, sizeof(one.si.name), "%s", id);
+	if (one.naliases < 0)
+		one.naliases = 0;       /* cut short: the names that fit still match */
+	r = sleeb_sysfs_read_u64(id, "object_size", &size, &err);
 	if (r == 0 && size > UINT32_MAX)
 		r = -ERANGE;
 	if (r == 0) {
 		one.si.objsize = (uint32_t) size;
-		r = sleeb_tunables_read(name, &one.tunables, &err);
+		r = sleeb_tunables_read(id, &one.tunables, &err);
 		one.has_queues = r == 0;
 	}
 	if (r < 0 && r != -EOPNOTSUPP) {
-		log_debug("%s: gone before it could be read", name);
+		log_debug("%s: gone before it could be read", one.si.name);
 		return 0;
 	}
 	one.has_sysfs = true;
-	c = cache_add(m, name, &is_new);
+	c = cache_add(m, id, one.si.name, &is_new);
 	if (!c)
 		return log_error_errno(-ENOMEM, "out of memory");
 	c->seen = true;
@@ -418,11 +429,11 @@ int manager_apply_cache(Manager *m, const char *name, const char *reason)
 	return cache_apply_policy(m, c, &one, reason);
 }
 
-void manager_drop_cache(Manager *m, const char *name)
+void manager_drop_cache(Manager *m, const char *id)
 {
-	struct cache *c = cache_find(m, name);
+	struct cache *c = cache_find(m, id);
 
-	if (!m->opts.dry_run && sleeb_state_forget(&m->state, name) > 0)
+	if (!m->opts.dry_run && sleeb_state_forget(&m->state, id) > 0)
 		state_commit(m);
 	if (c)
 		cache_remove(m, c);
@@ -480,7 +491,7 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 	n = 0;
 	for (size_t i = 0; i < set.n; i++) {
 		const struct sleeb_cache *sc = &set.caches[i];
-		struct cache *c = cache_find(m, sc->si.name);
+		struct cache *c = cache_find(m, sc->id);
 		uint64_t events;
 
 		if (!sc->has_queues)
@@ -567,18 +578,25 @@ int manager_restore_all(Manager *m)
 
 	for (size_t i = m->state.n; i > 0; i--) {
 		const struct sleeb_state_entry *e = &m->state.entries[i - 1];
+		const struct cache *c = cache_find(m, e->cache);
 		struct sleeb_tunables cur;
-		char name[SLEEB_CACHE_NAME_MAX];
+		char name[SLEEB_CACHE_NAME_MAX], who[2 * SLEEB_CACHE_NAME_MAX + 4];
 		int r;
 
+		/* Keyed by the sysfs id, which is a directory: read and write
+		 * through it, and say the cache's name where it is known. */
 		snprintf(name, sizeof(name), "%s", e->cache);
+		if (c && strcmp(c->name, name) != 0)
+			snprintf(who, sizeof(who), "%s (%s)", c->name, name);
+		else
+			snprintf(who, sizeof(who), "%s", name);
 		r = sleeb_tunables_read(name, &cur, &err);
 		if (r == -ENOENT) {
 			sleeb_state_forget(&m->state, name);
 			continue;
 		}
 		if (r < 0) {
-			ret = log_error_errno(r, "%s: cannot read for rollback: %s", name, err.msg);
+			ret = log_error_errno(r, "%s: cannot read for rollback: %s", who, err.msg);
 			continue;
 		}
 		if (!tunables_equal(&cur, &e->orig)) {
@@ -591,7 +609,7 @@ int manager_restore_all(Manager *m)
 			}
 			/* Logged, not counted: the textfile goes away on stop. */
 			if (r == 0)
-				log_change(name, &cur, &orig, "rollback", "rollback to original", false);
+				log_change(who, &cur, &orig, "rollback", "rollback to original", false);
 		}
 		sleeb_state_forget(&m->state, name);
 	}

@@ -162,6 +162,33 @@ int manager_load_config(Manager *m)
 	return 0;
 }
 
+/*
+ * Keys the originals by sysfs id (sleeb/state.h), as the cache list is: a
+ * file from a sleebd that keyed them by name is rewritten that way now,
+ * so that no later rescan misses an original under another name.
+ */
+static void rekey_state(Manager *m)
+{
+	struct sleeb_sysfs_list list;
+	struct sleeb_error err = { 0 };
+	int r;
+
+	if (sleeb_sysfs_list_caches(&list, &err) < 0)
+		return;         /* no sysfs: names are all there is */
+	r = sleeb_state_rekey(&m->state, &list);
+	sleeb_sysfs_list_free(&list);
+	if (r < 0) {
+		log_error_errno(r, "out of memory");
+		return;
+	}
+	if (r == 0 || m->opts.dry_run)
+		return;
+	log_info("%s: %d originals now keyed by their sysfs directory", m->state_path, r);
+	r = sleeb_state_save(&m->state, &err);
+	if (r < 0)
+		log_error_errno(r, "%s", err.msg);
+}
+
 int manager_load_state(Manager *m)
 {
 	struct sleeb_error err = { 0 };
@@ -176,8 +203,10 @@ int manager_load_state(Manager *m)
 		m->state.path = strdup(m->state_path);
 		if (!m->state.path)
 			return -ENOMEM;
-	} else if (m->state.n > 0)
+	} else if (m->state.n > 0) {
 		log_notice("found originals of %zu caches from an earlier run in %s", m->state.n, m->state_path);
+		rekey_state(m);
+	}
 	return 0;
 }
 

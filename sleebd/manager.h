@@ -33,7 +33,10 @@ struct uevent_listener;
  * the cache does and is what the other two are filled from and back into.
  */
 struct cache {
-	char name[SLEEB_CACHE_NAME_MAX];
+	char id[SLEEB_CACHE_NAME_MAX];  /* the key: the sysfs directory every name
+					 * of a merged cache resolves to (as in
+					 * the state file); the name without sysfs */
+	char name[SLEEB_CACHE_NAME_MAX];        /* /proc/slabinfo's name, for people */
 	uint64_t object_size;
 	bool has_queues;                /* cpu_queue_size exists */
 	struct sleeb_tunables cur;      /* as last read or written */
@@ -163,11 +166,11 @@ void manager_write_textfile(Manager *m);
  */
 int manager_apply_policy(Manager *m, bool all, const char *reason);
 
-/* Applies the policy to one cache by name (uevent KOBJ_ADD). */
-int manager_apply_cache(Manager *m, const char *name, const char *reason);
+/* Applies the policy to one cache by its sysfs directory (uevent KOBJ_ADD). */
+int manager_apply_cache(Manager *m, const char *id, const char *reason);
 
-/* Forgets a cache (uevent KOBJ_REMOVE). */
-void manager_drop_cache(Manager *m, const char *name);
+/* Forgets a cache by its sysfs directory (uevent KOBJ_REMOVE). */
+void manager_drop_cache(Manager *m, const char *id);
 
 /* One auto-tuning interval over every AutoTune cache. */
 int manager_autotune(Manager *m, uint64_t now_usec);

@@ -25,6 +25,10 @@
  */
 struct sleeb_cache {
 	struct sleeb_slabinfo_entry si;
+	char id[SLEEB_CACHE_NAME_MAX];   /* the sysfs directory the name resolves
+					  * to (":0000064" for a merged cache), the
+					  * one key every name of it shares; the
+					  * name itself without sysfs */
 	bool has_sysfs;                  /* <root>/sys/kernel/slab/<name> exists */
 	bool has_queues;                 /* ... and has cpu_queue_size */
 	struct sleeb_tunables tunables;  /* sysfs if has_queues, else slabinfo's */

@@ -153,8 +153,9 @@ static char *config_root(void)
 	/* Static 200 under AutoTuneMax=64: sleebd starts at the bound. */
 	test_writef_at(dir, "etc/sleeb/policy.d/72-clamp.conf",
 		       "[Cache]\nMatch=seq_file\nCpuQueueSize=200\nAutoTune=yes\nAutoTuneMin=16\nAutoTuneMax=64\n");
-	/* An original recorded by an earlier policy no policy has now. */
-	test_writef_at(dir, "run/sleeb/state", "# sleebd state v1\nsigqueue 100 50 400\nnsproxy 60 30 240\n");
+	/* sigqueue's original keyed by its sysfs directory (v2), nsproxy's
+	 * by name (v1), recorded under a policy no policy has now. */
+	test_writef_at(dir, "run/sleeb/state", "# sleebd state v2\n:A-0000080 100 50 400\nnsproxy 60 30 240\n");
 	return dir;
 }
 
