@@ -24,6 +24,7 @@ static const char *const decision_reasons[_DECISION_MAX] = {
 	[DECISION_UNMATCHED] = "unmatched",
 	[DECISION_AUTOTUNE_GROW] = "autotune-grow",
 	[DECISION_AUTOTUNE_SHRINK] = "autotune-shrink",
+	[DECISION_DRIFT] = "drift",
 };
 
 const char *decision_reason_to_string(enum decision_reason r)
@@ -145,12 +146,21 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 			log_error_errno(r, "%s", err.msg);
 		c->warned = true;
 		m->n_failures++;
+		c->write_failed = true;
 		snprintf(c->last_reason, sizeof(c->last_reason), "write failed: %s", err.msg);
 		return r;
 	}
-	decision(m, c->name, &c->cur, target, kind, reason);
+	/* A restore after drift is logged with its reason once per cache
+	 * (manager_verify()); later ones are counted, and debug only. */
+	if (kind == DECISION_DRIFT && c->drift_logged) {
+		m->n_decisions[kind]++;
+		log_debug("%s: drift: target %u/%u/%u restored (%s)", c->name, target->v[0], target->v[1],
+			  target->v[2], reason);
+	} else
+		decision(m, c->name, &c->cur, target, kind, reason);
 	c->cur = *target;
 	c->warned = false;
+	c->write_failed = false;
 	m->n_changes++;
 	return 0;
 }
@@ -219,6 +229,10 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 	}
 	c->target = plan.target;
 	c->has_target = true;
+	/* A new target: drift is measured, and reported, from here. */
+	c->drift_streak = 0;
+	c->drift_next_usec = 0;
+	c->drift_logged = false;
 
 	o = first_origin(&plan.effective);
 	if (o && o->file)
@@ -566,6 +580,48 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 	free(who);
 	sleeb_cache_set_free(&set);
 	return 0;
+}
+
+/* Back-off for restoring a cache that keeps drifting: 1, 2, 4 ... 64 intervals. */
+#define DRIFT_BACKOFF_SHIFT_MAX 6
+
+void manager_verify(Manager *m, uint64_t now_usec)
+{
+	if (m->monitor_only || m->opts.dry_run)
+		return;
+	for (size_t i = 0; i < m->n_caches; i++) {
+		struct cache *c = &m->caches[i];
+		const char *why = c->write_failed ? "an earlier write failed" : "changed outside sleebd";
+		struct sleeb_tunables had = c->cur, target = c->target;
+		char reason[96];
+		unsigned shift;
+
+		if (!c->has_target || !c->has_queues)
+			continue;
+		if (tunables_equal(&c->cur, &c->target)) {
+			c->drift_streak = 0;
+			continue;
+		}
+		if (now_usec < c->drift_next_usec)
+			continue;
+
+		snprintf(reason, sizeof(reason), "had %u/%u/%u (%s)", had.v[0], had.v[1], had.v[2], why);
+		if (!c->drift_logged)
+			log_warning("%s: drifted from its target %u/%u/%u to %u/%u/%u (%s); target restored "
+				    "(sleebd puts back its targets every interval; to change this cache for good, "
+				    "change the policy and run 'sleebctl reload'. Logged once per cache.)",
+				    c->name, target.v[0], target.v[1], target.v[2], had.v[0], had.v[1], had.v[2], why);
+		if (cache_write(m, c, &target, DECISION_DRIFT, reason) == 0)
+			snprintf(c->drift_reason, sizeof(c->drift_reason), "drift: %s, target restored", reason);
+		else
+			snprintf(c->drift_reason, sizeof(c->drift_reason), "drift: %s, restore failed", reason);
+		snprintf(c->last_reason, sizeof(c->last_reason), "%s", c->drift_reason);
+		c->drift_logged = true;
+		c->n_drift++;
+		shift = c->drift_streak < DRIFT_BACKOFF_SHIFT_MAX ? c->drift_streak : DRIFT_BACKOFF_SHIFT_MAX;
+		c->drift_next_usec = now_usec + (m->config.interval_usec << shift);
+		c->drift_streak++;
+	}
 }
 
 int manager_restore_all(Manager *m)

@@ -65,6 +65,7 @@ int manager_new(const struct options *opts, Manager **ret)
 		return -ENOMEM;
 	m->opts = *opts;
 	m->control_fd = -1;
+	m->drift_every = 1;
 	sleeb_daemon_config_init(&m->config);
 	if (asprintf(&m->state_path, "%s%s", config_prefix(m), SLEEB_STATE_PATH) < 0 ||
 	    asprintf(&m->socket_path, "%s%s", config_prefix(m), SLEEB_CONTROL_SOCKET) < 0) {
@@ -330,8 +331,11 @@ static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	Manager *m = userdata;
 
-	/* Rescan first: kernels without the uevent only show new caches here. */
-	(void) manager_apply_policy(m, false, "rescan");
+	/* Rescan first: kernels without the uevent only show new caches here.
+	 * It also reads every cache's values, which the drift check needs. */
+	if (manager_apply_policy(m, false, "rescan") == 0 &&
+	    (m->drift_every <= 1 || ++m->drift_tick % m->drift_every == 0))
+		manager_verify(m, usec);
 	(void) manager_autotune(m, usec);
 	manager_notify_status(m, NULL);
 	manager_write_textfile(m);
@@ -457,11 +461,11 @@ int manager_status_text(Manager *m, char **ret)
 		appendf(&s, &len, "  (none)\n");
 	if (m->policy_note[0])
 		appendf(&s, &len, "Last reload refused: %s\n", m->policy_note);
-	appendf(&s, &len, "%-24s %-16s %-16s %-8s %s\n", "CACHE", "CURRENT q/b/s", "TARGET q/b/s", "AUTOTUNE",
-		"LAST DECISION");
+	appendf(&s, &len, "%-24s %-16s %-16s %-8s %-5s %s\n", "CACHE", "CURRENT q/b/s", "TARGET q/b/s", "AUTOTUNE",
+		"DRIFT", "LAST DECISION");
 	for (size_t i = 0; i < m->n_caches; i++) {
 		const struct cache *c = &m->caches[i];
-		char cur[40], tgt[40];
+		char cur[40], tgt[40], drift[16];
 
 		if (!c->has_target && !c->last_reason[0])
 			continue;
@@ -470,8 +474,13 @@ int manager_status_text(Manager *m, char **ret)
 			snprintf(tgt, sizeof(tgt), "%u/%u/%u", c->target.v[0], c->target.v[1], c->target.v[2]);
 		else
 			snprintf(tgt, sizeof(tgt), "-");
-		appendf(&s, &len, "%-24s %-16s %-16s %-8s %s\n", c->name, cur, tgt,
-			c->autotune ? "yes" : "no", c->last_reason[0] ? c->last_reason : "-");
+		snprintf(drift, sizeof(drift), "%u", c->n_drift);
+		appendf(&s, &len, "%-24s %-16s %-16s %-8s %-5s %s\n", c->name, cur, tgt,
+			c->autotune ? "yes" : "no", c->n_drift ? drift : "-",
+			c->last_reason[0] ? c->last_reason : "-");
+		/* A later decision may have replaced the reason: keep the drift's. */
+		if (c->n_drift && strcmp(c->last_reason, c->drift_reason) != 0)
+			appendf(&s, &len, "%-24s last %s\n", "", c->drift_reason);
 	}
 	if (!s)
 		return -ENOMEM;

@@ -52,6 +52,13 @@ struct cache {
 	bool have_prev;
 	bool prev_from_stats;           /* prev_events came from queue_stats */
 	bool warned;                    /* EINVAL/EPERM logged once */
+	bool write_failed;              /* the last write to the target failed */
+	/* Drift (manager_verify()): the cache found off its target. */
+	unsigned n_drift;               /* targets restored */
+	unsigned drift_streak;          /* restores in a row, each found undone again */
+	uint64_t drift_next_usec;       /* no restore before (back-off) */
+	bool drift_logged;              /* the warning with the reason: once per cache */
+	char drift_reason[128];         /* the last one, for sleebctl status */
 	bool seen;                      /* in the last scan */
 	char last_reason[640];          /* last decision, for sleebctl status */
 
@@ -74,6 +81,7 @@ enum decision_reason {
 	DECISION_UNMATCHED,             /* no policy matches any more: original back */
 	DECISION_AUTOTUNE_GROW,
 	DECISION_AUTOTUNE_SHRINK,
+	DECISION_DRIFT,                 /* found off its target: target restored */
 	_DECISION_MAX,
 };
 
@@ -110,6 +118,11 @@ typedef struct Manager {
 	size_t n_caches;
 
 	bool monitor_only;
+	/* Drift checks run every drift_every-th interval (1: every one; the
+	 * per-tick read may check static caches at a slower pace and set
+	 * this), counted by drift_tick. */
+	unsigned drift_every;
+	unsigned drift_tick;
 	unsigned ncpus, nnodes;
 	uint64_t page_size;
 	uint64_t memtotal;
@@ -171,6 +184,16 @@ int manager_apply_cache(Manager *m, const char *id, const char *reason);
 
 /* Forgets a cache by its sysfs directory (uevent KOBJ_REMOVE). */
 void manager_drop_cache(Manager *m, const char *id);
+
+/*
+ * Puts back the target of every managed cache found off it: a write that
+ * failed, a manual `sleebctl set`. Expects each cache's cur read this
+ * interval (manager_apply_policy() refreshes them). Per cache the restore
+ * backs off while the drift keeps coming back (1, 2, 4 ... 64 intervals),
+ * and the reason is logged once; every restore is a "drift" decision.
+ * Nothing to do in a dry run (nothing was written) or monitor-only.
+ */
+void manager_verify(Manager *m, uint64_t now_usec);
 
 /* One auto-tuning interval over every AutoTune cache. */
 int manager_autotune(Manager *m, uint64_t now_usec);
