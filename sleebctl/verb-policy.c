@@ -192,7 +192,78 @@ static void show_plan(const struct sleeb_cache *c, const struct sleeb_plan *plan
 	       plan->target.v[2], now->v[0], now->v[1], now->v[2]);
 }
 
-static int show(const char *config_root, char **globs, int n, bool all)
+static void json_tunables(const struct sleeb_tunables *t)
+{
+	printf("{\"cpu_queue_size\":%u,\"cpu_batch_size\":%u,\"shared_queue_size\":%u}", t->v[0], t->v[1], t->v[2]);
+}
+
+static void json_setting(bool *first, const char *key, const struct sleeb_setting *s, bool boolean)
+{
+	if (s->value == SLEEB_VALUE_UNSET)
+		return;
+	printf("%s", *first ? "" : ",");
+	*first = false;
+	sleeb_json_print_string(stdout, key);
+	printf(":{\"value\":");
+	if (s->value == SLEEB_VALUE_DEFAULT)
+		printf("\"default\"");
+	else if (boolean)
+		printf("%s", s->value ? "true" : "false");
+	else
+		printf("%lld", (long long) s->value);
+	printf(",\"file\":");
+	sleeb_json_print_string(stdout, s->origin.file ? s->origin.file : "");
+	printf(",\"line\":%u}", s->origin.line);
+}
+
+/* One cache of `policy show --json` (see sleebctl(8), JSON OUTPUT). */
+static void json_plan(const struct sleeb_cache *c, const struct sleeb_plan *plan, const char *err, bool first)
+{
+	const struct sleeb_effective *e = &plan->effective;
+	bool none = true;
+
+	printf("%s{\"name\":", first ? "" : ",");
+	sleeb_json_print_string(stdout, c->si.name);
+	printf(",\"id\":");
+	sleeb_json_print_string(stdout, c->id);
+	printf(",\"object_size\":%u,\"aliases\":", c->si.objsize);
+	sleeb_json_print_list(stdout, c->naliases > 0 ? c->aliases : "");
+	printf(",\"matched\":%s,\"matched_as\":", e->matched ? "true" : "false");
+	if (e->matched)
+		sleeb_json_print_string(stdout, plan->matched_as);
+	else
+		printf("null");
+	printf(",\"settings\":{");
+	for (int t = 0; t < _SLEEB_TUNABLE_MAX; t++)
+		json_setting(&none, sleeb_tunable_key(t), &e->tunable[t], false);
+	json_setting(&none, "AutoTune", &e->autotune, true);
+	json_setting(&none, "AutoTuneMin", &e->autotune_min, false);
+	json_setting(&none, "AutoTuneMax", &e->autotune_max, false);
+	printf("},\"action\":\"%s\",\"current\":", sleeb_plan_action_to_string(plan->action));
+	if (c->has_queues)
+		json_tunables(&c->tunables);
+	else
+		printf("null");
+	printf(",\"target\":");
+	if (plan->action == SLEEB_PLAN_POLICY || plan->action == SLEEB_PLAN_RESTORE)
+		json_tunables(&plan->target);
+	else
+		printf("null");
+	printf(",\"from_original\":%s,\"autotune\":", plan->from_original ? "true" : "false");
+	if (plan->autotune)
+		printf("{\"min\":%u,\"max\":%u,\"clamped\":%s}", plan->autotune_min, plan->autotune_max,
+		       plan->clamped ? "true" : "false");
+	else
+		printf("null");
+	printf(",\"error\":");
+	if (plan->action == SLEEB_PLAN_INVALID)
+		sleeb_json_print_string(stdout, err);
+	else
+		printf("null");
+	putchar('}');
+}
+
+static int show(const char *config_root, char **globs, int n, bool all, bool json)
 {
 	struct sleeb_diag diag = { 0 };
 	struct sleeb_policy pol = { 0 };
@@ -218,18 +289,27 @@ static int show(const char *config_root, char **globs, int n, bool all)
 		return SLEEBCTL_EXIT_FAILURE;
 	}
 
-	printf("Policy files (in apply order):\n");
-	for (size_t i = 0; i < pol.n_files; i++)
-		printf("  %s\n", pol.files[i]);
-	if (pol.n_files == 0)
-		printf("  (none)\n");
-
 	r = sleeb_cache_set_load(&set, &err);
 	if (r < 0) {
 		fprintf(stderr, "sleebctl: %s\n", err.msg);
 		sleeb_policy_done(&pol);
 		sleeb_state_done(&state);
 		return SLEEBCTL_EXIT_FAILURE;
+	}
+
+	if (json) {
+		printf("{\"version\":1,\"sleeb_kernel\":%s,\"policy_files\":[", set.sleeb_kernel ? "true" : "false");
+		for (size_t i = 0; i < pol.n_files; i++) {
+			printf("%s", i ? "," : "");
+			sleeb_json_print_string(stdout, pol.files[i]);
+		}
+		printf("],\"caches\":[");
+	} else {
+		printf("Policy files (in apply order):\n");
+		for (size_t i = 0; i < pol.n_files; i++)
+			printf("  %s\n", pol.files[i]);
+		if (pol.n_files == 0)
+			printf("  (none)\n");
 	}
 	for (size_t i = 0; i < set.n; i++) {
 		const struct sleeb_cache *c = &set.caches[i];
@@ -250,11 +330,17 @@ static int show(const char *config_root, char **globs, int n, bool all)
 		sleeb_plan_cache(&pol, &in, ps > 0 ? (uint64_t) ps : 4096, &plan, &err);
 		if (!plan.effective.matched && plan.action == SLEEB_PLAN_NONE && !all)
 			continue;
+		if (json)
+			json_plan(c, &plan, err.msg, shown == 0);
+		else {
+			printf("\n%s (object size %u)\n", c->si.name, c->si.objsize);
+			show_plan(c, &plan, err.msg);
+		}
 		shown++;
-		printf("\n%s (object size %u)\n", c->si.name, c->si.objsize);
-		show_plan(c, &plan, err.msg);
 	}
-	if (shown == 0)
+	if (json)
+		printf("]}\n");
+	else if (shown == 0)
 		printf("\nNo cache matches the policy%s.\n", n ? " and the given globs" : "");
 	sleeb_cache_set_free(&set);
 	sleeb_policy_done(&pol);
@@ -267,14 +353,15 @@ int verb_policy(int argc, char *argv[])
 	static const struct option options[] = {
 		{ "config-root", required_argument, NULL, 'C' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *config_root = NULL, *sub;
-	bool all = false;
+	bool all = false, json = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "ah", options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, "ajh", options, NULL)) >= 0) {
 		switch (c) {
 		case 'C':
 			config_root = optarg;
@@ -282,13 +369,16 @@ int verb_policy(int argc, char *argv[])
 		case 'a':
 			all = true;
 			break;
+		case 'j':
+			json = true;
+			break;
 		case 'h':
 			printf("Usage: sleebctl policy verify [--config-root DIR] [FILE...]\n"
-			       "       sleebctl policy show [--config-root DIR] [--all] [GLOB...]\n"
+			       "       sleebctl policy show [--config-root DIR] [--all] [--json] [GLOB...]\n"
 			       "verify: check policy files (or the installed set and sleebd.conf);\n"
 			       "        every error is printed as FILE:LINE: what is wrong; exit 0/1.\n"
 			       "show:   the effective settings per cache with the FILE:LINE each\n"
-			       "        value came from.\n");
+			       "        value came from, and what sleebd writes (--json: as JSON).\n");
 			return SLEEBCTL_EXIT_OK;
 		default:
 			return SLEEBCTL_EXIT_USAGE;
@@ -300,6 +390,6 @@ int verb_policy(int argc, char *argv[])
 	if (strcmp(sub, "verify") == 0)
 		return verify(config_root, argv + optind, argc - optind);
 	if (strcmp(sub, "show") == 0)
-		return show(config_root, argv + optind, argc - optind, all);
+		return show(config_root, argv + optind, argc - optind, all, json);
 	return sleebctl_usage_error("unknown policy command '%s' (verify or show)", sub);
 }

@@ -18,6 +18,7 @@
 #include "prometheus.h"
 #include "sleeb/parse.h"
 #include "sleeb/root.h"
+#include "sleeb/util.h"
 #include "uevent.h"
 
 static uint64_t now_monotonic_usec(void)
@@ -485,5 +486,92 @@ int manager_status_text(Manager *m, char **ret)
 	if (!s)
 		return -ENOMEM;
 	*ret = s;
+	return 0;
+}
+
+static void json_tunables(FILE *f, const struct sleeb_tunables *t)
+{
+	fprintf(f, "{\"cpu_queue_size\":%u,\"cpu_batch_size\":%u,\"shared_queue_size\":%u}", t->v[0], t->v[1],
+		t->v[2]);
+}
+
+static void json_string_or_null(FILE *f, const char *s)
+{
+	if (s && *s)
+		sleeb_json_print_string(f, s);
+	else
+		fputs("null", f);
+}
+
+int manager_status_json(Manager *m, char **ret)
+{
+	const struct sleeb_daemon_config *cfg = &m->config;
+	char *buf = NULL;
+	size_t len = 0;
+	bool first = true;
+	FILE *f;
+
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	fputs("{\"version\":1,\"status\":", f);
+	sleeb_json_print_string(f, m->status);
+	fprintf(f, ",\"monitor_only\":%s,\"dry_run\":%s,\"interval_usec\":%llu,\"rollback\":%s,",
+		m->monitor_only ? "true" : "false", m->opts.dry_run ? "true" : "false",
+		(unsigned long long) cfg->interval_usec, cfg->rollback ? "true" : "false");
+	fputs("\"max_queued_memory\":", f);
+	if (cfg->max_queued_percent)
+		fprintf(f, "{\"percent\":%u}", cfg->max_queued_percent);
+	else if (cfg->max_queued_bytes)
+		fprintf(f, "{\"bytes\":%llu}", (unsigned long long) cfg->max_queued_bytes);
+	else
+		fputs("null", f);
+	fprintf(f,
+		",\"autotune\":{\"grow_rate\":%llu,\"grow_after\":%llu,\"idle_flow\":%llu,\"shrink_after\":%llu,"
+		"\"cooldown\":%llu},\"drift_every\":%u,\"policy_files\":[",
+		(unsigned long long) cfg->autotune_grow_rate, (unsigned long long) cfg->autotune_grow_after,
+		(unsigned long long) cfg->autotune_idle_flow, (unsigned long long) cfg->autotune_shrink_after,
+		(unsigned long long) cfg->autotune_cooldown, m->drift_every ? m->drift_every : 1);
+	for (size_t i = 0; i < m->policy.n_files; i++) {
+		if (i)
+			fputc(',', f);
+		sleeb_json_print_string(f, m->policy.files[i]);
+	}
+	fputs("],\"reload_refused\":", f);
+	json_string_or_null(f, m->policy_note);
+	fputs(",\"caches\":[", f);
+	/* The same caches as the text: those with a target or a decision. */
+	for (size_t i = 0; i < m->n_caches; i++) {
+		const struct cache *c = &m->caches[i];
+
+		if (!c->has_target && !c->last_reason[0])
+			continue;
+		fputs(first ? "{\"name\":" : ",{\"name\":", f);
+		first = false;
+		sleeb_json_print_string(f, c->name);
+		fputs(",\"id\":", f);
+		sleeb_json_print_string(f, c->id);
+		fputs(",\"current\":", f);
+		json_tunables(f, &c->cur);
+		fputs(",\"target\":", f);
+		if (c->has_target)
+			json_tunables(f, &c->target);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"autotune\":%s,\"drifted\":%s,\"drift_restores\":%u,\"last_drift\":",
+			c->autotune ? "true" : "false",
+			c->has_target && memcmp(&c->cur, &c->target, sizeof(c->cur)) != 0 ? "true" : "false",
+			c->n_drift);
+		json_string_or_null(f, c->n_drift ? c->drift_reason : NULL);
+		fputs(",\"last_decision\":", f);
+		json_string_or_null(f, c->last_reason);
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+	if (fclose(f) != 0 || !buf) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*ret = buf;
 	return 0;
 }

@@ -165,6 +165,9 @@ int manager_reload(Manager *m, char **msg);
 /* Writes the current status report (sleebctl status) into a malloc'd string. */
 int manager_status_text(Manager *m, char **ret);
 
+/* The same as one JSON object (sleebctl status --json; sleebctl(8)). */
+int manager_status_json(Manager *m, char **ret);
+
 /* Rewrites PrometheusTextfile= (if set); a failure is logged once per streak. */
 void manager_write_textfile(Manager *m);
 

@@ -41,6 +41,32 @@ static uint64_t now_ms(void)
 	return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
 }
 
+/*
+ * sleebctl status --json: one JSON object (the envelope of show --json:
+ * "version":1) with kmalloc-64 restored once and back at its target, and
+ * dentry (no policy) not listed.
+ */
+static void assert_status_json(void)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' status --json --config-root '%s' > '%s/status.json' && python3 -c '\n"
+		 "import json, sys\n"
+		 "d = json.load(open(sys.argv[1]))\n"
+		 "assert d[\"version\"] == 1 and d[\"interval_usec\"] == 100000, d\n"
+		 "assert d[\"policy_files\"][0].endswith(\"10-kmalloc.conf\"), d\n"
+		 "c = {x[\"name\"]: x for x in d[\"caches\"]}\n"
+		 "k = c[\"kmalloc-64\"]\n"
+		 "assert k[\"target\"] == {\"cpu_queue_size\": 256, \"cpu_batch_size\": 64, \"shared_queue_size\": 512}, k\n"
+		 "assert k[\"current\"] == k[\"target\"] and not k[\"drifted\"], k\n"
+		 "assert k[\"drift_restores\"] == 1 and \"had 100/64/512\" in k[\"last_drift\"], k\n"
+		 "assert \"dentry\" not in c, c\n"
+		 "' '%s/status.json'",
+		 sleebctl, root, root, root);
+	ck_assert_msg(system(cmd) == 0, "status --json: %s", test_read_file(logpath));
+}
+
 START_TEST(test_manual_write_restored)
 {
 	char answer[8192] = "";
@@ -74,6 +100,9 @@ START_TEST(test_manual_write_restored)
 	ck_assert_msg(strncmp(answer, "OK\n", 3) == 0, "%s", answer);
 	ck_assert_msg(strstr(answer, "DRIFT"), "%s", answer);
 	ck_assert_msg(strstr(answer, "drift: had 100/64/512 (changed outside sleebd), target restored"), "%s", answer);
+
+	/* and so does status --json, which python3 reads */
+	assert_status_json();
 
 	/* Again: restored again, but not logged again. */
 	usleep(300000);

@@ -159,10 +159,43 @@ static char *config_root(void)
 	return dir;
 }
 
-static void compare(const char *tree, size_t want_planned)
+/*
+ * `policy show --json` turned into the text's lines by python3 (which
+ * also checks that it is JSON), so that the same comparison checks it.
+ */
+static char *json_as_text(const char *json)
+{
+	static const char script[] =
+		"import json, sys\n"
+		"d = json.load(open(sys.argv[1]))\n"
+		"assert d['version'] == 1 and isinstance(d['policy_files'], list)\n"
+		"for c in d['caches']:\n"
+		"    print('%s (object size %d)' % (c['name'], c['object_size']))\n"
+		"    n, t = c['current'], c['target']\n"
+		"    if n is None: continue\n"
+		"    now = '(now %d/%d/%d)' % (n['cpu_queue_size'], n['cpu_batch_size'], n['shared_queue_size'])\n"
+		"    if t is None: print('  ' + now); continue\n"
+		"    print('  effective: queue %d batch %d shared %d %s' % (t['cpu_queue_size'], t['cpu_batch_size'],\n"
+		"          t['shared_queue_size'], now))\n";
+	char *dir = test_mkdtemp(), *in = test_path(dir, "show.json"), *py = test_path(dir, "conv.py");
+	char *argv[] = { "/usr/bin/python3", py, in, NULL };
+	char *text;
+
+	test_write_file(in, json);
+	test_write_file(py, script);
+	text = run(argv, 0);
+	test_rm_tree(dir);
+	free(in);
+	free(py);
+	free(dir);
+	return text;
+}
+
+static void compare(const char *tree, size_t want_planned, bool json)
 {
 	char *cfg = config_root(), *data = test_path(SLEEB_TEST_DATA, tree), *show, *log;
-	char *show_argv[] = { (char *) sleebctl, "--root", data, "policy", "show", "--all", "--config-root", cfg, NULL };
+	char *show_argv[] = { (char *) sleebctl, "--root", data, "policy", "show", "--all", "--config-root", cfg,
+			      json ? "--json" : NULL, NULL };
 	char *sleebd_argv[] = { (char *) sleebd, "--root", data, "--config-root", cfg, "--once", "--dry-run", NULL };
 	struct table *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
 	char diff[4096] = "";
@@ -171,6 +204,12 @@ static void compare(const char *tree, size_t want_planned)
 	ck_assert_ptr_nonnull(a);
 	ck_assert_ptr_nonnull(b);
 	show = run(show_argv, 0);
+	if (json) {
+		char *text = json_as_text(show);
+
+		free(show);
+		show = text;
+	}
 	log = run(sleebd_argv, 0);
 	parse_show(show, a);
 	parse_sleebd(log, b);
@@ -213,14 +252,22 @@ START_TEST(test_guest_sleeb)
 	/* proc_dir_entry, sigqueue, seq_file, nsproxy; the shipped policies
 	 * change nothing on this snapshot (kmalloc queues within 16..512,
 	 * the large caches at their defaults already). */
-	compare("guest-sleeb-6.12", 4);
+	compare("guest-sleeb-6.12", 4, false);
+}
+END_TEST
+
+/* The same plan as JSON. */
+START_TEST(test_guest_sleeb_json)
+{
+	compare("guest-sleeb-6.12", 4, true);
 }
 END_TEST
 
 START_TEST(test_host_vanilla)
 {
 	/* No queues: neither plans a write. */
-	compare("host-vanilla-6.18", 0);
+	compare("host-vanilla-6.18", 0, false);
+	compare("host-vanilla-6.18", 0, true);
 }
 END_TEST
 
@@ -238,6 +285,7 @@ int main(int argc, char *argv[])
 	policy_dir = argv[3];
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_guest_sleeb);
+	tcase_add_test(tc, test_guest_sleeb_json);
 	tcase_add_test(tc, test_host_vanilla);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
