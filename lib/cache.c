@@ -2,6 +2,7 @@
 /* Snapshot of every cache: slabinfo joined with sysfs (see sleeb/cache.h). */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -33,6 +34,7 @@ static int cache_append(const struct sleeb_slabinfo_entry *e, void *userdata)
 	n = &set->caches[set->n++];
 	memset(n, 0, sizeof(*n));
 	n->si = *e;
+	snprintf(n->id, sizeof(n->id), "%s", e->name);
 	n->tunables.v[SLEEB_TUNABLE_QUEUE] = e->limit;
 	n->tunables.v[SLEEB_TUNABLE_BATCH] = e->batchcount;
 	n->tunables.v[SLEEB_TUNABLE_SHARED] = e->sharedfactor;
@@ -42,16 +44,17 @@ static int cache_append(const struct sleeb_slabinfo_entry *e, void *userdata)
 static int cache_load_sysfs(struct sleeb_cache *c, const struct sleeb_sysfs_list *list,
 			    struct sleeb_error *err)
 {
+	const char *id = sleeb_sysfs_list_id(list, c->si.name);
 	int r;
 
-	if (!sleeb_sysfs_list_id(list, c->si.name))
+	if (!id)
 		return 0;
 	c->has_sysfs = true;
+	snprintf(c->id, sizeof(c->id), "%s", id);
 	r = sleeb_sysfs_list_aliases(list, c->si.name, c->aliases, sizeof(c->aliases));
 	c->naliases = r == -ENOBUFS ? 0 : r;
 	if (r == -ENOBUFS) {
 		/* Still count them: the list was only cut short for display. */
-		const char *id = sleeb_sysfs_list_id(list, c->si.name);
 		size_t i;
 
 		for (i = 0; i < list->n; i++)

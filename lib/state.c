@@ -12,7 +12,7 @@
 #include "sleeb/parse.h"
 #include "sleeb/state.h"
 
-#define STATE_HEADER "# sleebd state v1"
+#define STATE_HEADER "# sleebd state v2"
 
 static bool name_ok(const char *n)
 {
@@ -53,6 +53,33 @@ int sleeb_state_remember(struct sleeb_state *s, const char *cache, const struct 
 	s->entries = t;
 	s->entries[s->n++] = (struct sleeb_state_entry) { d, *orig };
 	return 1;
+}
+
+int sleeb_state_rekey(struct sleeb_state *s, const struct sleeb_sysfs_list *l)
+{
+	struct sleeb_state n = { .path = s->path };
+	int changed = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const char *id = sleeb_sysfs_list_id(l, s->entries[i].cache);
+		int r;
+
+		if (!id)
+			id = s->entries[i].cache;
+		r = sleeb_state_remember(&n, id, &s->entries[i].orig);
+		if (r == -ENOMEM) {
+			n.path = NULL;
+			sleeb_state_done(&n);
+			return r;
+		}
+		changed += r != 1 || strcmp(id, s->entries[i].cache) != 0;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		free(s->entries[i].cache);
+	free(s->entries);
+	s->entries = n.entries;
+	s->n = n.n;
+	return changed;
 }
 
 int sleeb_state_forget(struct sleeb_state *s, const char *cache)

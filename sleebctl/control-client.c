@@ -105,23 +105,29 @@ int sleebctl_control_call(const char *config_root, const char *cmd)
 }
 
 int sleebctl_control_verb(int argc, char *argv[], const char *verb, const char *cmd,
-			  const char *help)
+			  const char *json_cmd, const char *help)
 {
 	static const struct option options[] = {
 		{ "config-root", required_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *config_root = NULL;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, json_cmd ? "jh" : "h", options, NULL)) >= 0) {
 		switch (c) {
 		case 'C':
 			config_root = optarg;
 			break;
+		case 'j':
+			if (!json_cmd)
+				return sleebctl_usage_error("%s has no --json", verb);
+			cmd = json_cmd;
+			break;
 		case 'h':
-			printf("Usage: sleebctl %s [--config-root DIR]\n%s", verb, help);
+			printf("Usage: sleebctl %s [--config-root DIR]%s\n%s", verb, json_cmd ? " [--json]" : "", help);
 			return SLEEBCTL_EXIT_OK;
 		default:
 			return SLEEBCTL_EXIT_USAGE;

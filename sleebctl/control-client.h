@@ -12,9 +12,10 @@
 int sleebctl_control_call(const char *config_root, const char *cmd);
 
 /*
- * A whole verb that only asks the daemon: parses [--config-root DIR] and
- * --help (printing help after the usage line), refuses extra arguments,
- * then sends cmd. Returns the verb's exit code.
+ * A whole verb that only asks the daemon: parses [--config-root DIR],
+ * --json when json_cmd is not NULL (then sent instead of cmd) and --help
+ * (printing help after the usage line), refuses extra arguments, then
+ * sends cmd. Returns the verb's exit code.
  */
 int sleebctl_control_verb(int argc, char *argv[], const char *verb, const char *cmd,
-			  const char *help);
+			  const char *json_cmd, const char *help);

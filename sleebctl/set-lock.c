@@ -58,7 +58,7 @@ bool set_lock_daemon_manages(const struct set_lock *l, const char *name)
 void set_lock_warn(const struct set_lock *l, const char *cache)
 {
 	sleeb_log("%s: warning: sleebd (pid %ld) manages this cache: it will put back its own target (at its next "
-		  "reload or auto-tuning step) and the original value when it stops; to make this change stick, "
+		  "interval) and the original value when it stops; to make this change stick, "
 		  "put it in a policy file in /etc/sleeb/policy.d (see sleeb-policy(5)) and run 'sleebctl reload'",
 		  cache, l->daemon_pid);
 }

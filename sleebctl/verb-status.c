@@ -6,7 +6,7 @@
 
 int verb_status(int argc, char *argv[])
 {
-	return sleebctl_control_verb(argc, argv, "status", "STATUS",
-				     "Show sleebd's policy files, per-cache current and target values and\n"
-				     "the last decision with its reason.\n");
+	return sleebctl_control_verb(argc, argv, "status", "STATUS", "STATUS JSON",
+				     "Show sleebd's policy files, per-cache current and target values, drift\n"
+				     "and the last decision with its reason (--json: as JSON).\n");
 }

@@ -167,6 +167,9 @@ static void client_run(struct control_client *c, const char *cmd)
 	if (strcmp(cmd, "STATUS") == 0) {
 		r = manager_status_text(m, &text);
 		client_answer(c, r < 0 ? "ERROR out of memory\n" : "OK\n", text);
+	} else if (strcmp(cmd, "STATUS JSON") == 0) {
+		r = manager_status_json(m, &text);
+		client_answer(c, r < 0 ? "ERROR out of memory\n" : "OK\n", text);
 	} else if (strcmp(cmd, "RELOAD") == 0) {
 		r = manager_reload(m, &text);
 		client_answer(c, r < 0 ? "ERROR policy refused, old policy stays in force\n" : "OK\n", text);

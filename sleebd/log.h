@@ -34,7 +34,7 @@ int log_full(int prio, int error, const char *fmt, ...) __attribute__((format(pr
 /*
  * One tunable change (or, with dry_run, a change that would be made):
  * journal fields CACHE=, OLD=, NEW= ("q/b/s" triples), DECISION= (the kind:
- * policy, unmatched, autotune-grow, autotune-shrink, rollback; what
+ * policy, unmatched, autotune-grow, autotune-shrink, drift, rollback; what
  * sleeb_decisions_total counts by) and REASON= (the why, in words).
  */
 void log_change(const char *cache, const struct sleeb_tunables *old, const struct sleeb_tunables *new,

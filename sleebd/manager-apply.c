@@ -17,12 +17,14 @@
 #include "sleeb/match.h"
 #include "sleeb/meminfo.h"
 #include "sleeb/parse.h"
+#include "sleeb/plan.h"
 
 static const char *const decision_reasons[_DECISION_MAX] = {
 	[DECISION_POLICY] = "policy",
 	[DECISION_UNMATCHED] = "unmatched",
 	[DECISION_AUTOTUNE_GROW] = "autotune-grow",
 	[DECISION_AUTOTUNE_SHRINK] = "autotune-shrink",
+	[DECISION_DRIFT] = "drift",
 };
 
 const char *decision_reason_to_string(enum decision_reason r)
@@ -49,17 +51,24 @@ static void decision(Manager *m, const char *cache, const struct sleeb_tunables 
 	log_change(cache, old, new, decision_reason_to_string(kind), reason, m->opts.dry_run);
 }
 
-static struct cache *cache_find(Manager *m, const char *name)
+/*
+ * Caches are known by their sysfs id, not by a name: a merged cache has
+ * several names, and the uevent (the directory) and the rescan (the
+ * /proc/slabinfo name) would otherwise make two entries of one kmem_cache,
+ * one of which the next rescan drops with its recorded original.
+ */
+static struct cache *cache_find(Manager *m, const char *id)
 {
 	for (size_t i = 0; i < m->n_caches; i++)
-		if (strcmp(m->caches[i].name, name) == 0)
+		if (strcmp(m->caches[i].id, id) == 0)
 			return &m->caches[i];
 	return NULL;
 }
 
-static struct cache *cache_add(Manager *m, const char *name, bool *is_new)
+/* The entry for id, made (named name) if new. */
+static struct cache *cache_add(Manager *m, const char *id, const char *name, bool *is_new)
 {
-	struct cache *c = cache_find(m, name), *t;
+	struct cache *c = cache_find(m, id), *t;
 
 	*is_new = false;
 	if (c)
@@ -70,6 +79,7 @@ static struct cache *cache_add(Manager *m, const char *name, bool *is_new)
 	m->caches = t;
 	c = &m->caches[m->n_caches++];
 	memset(c, 0, sizeof(*c));
+	snprintf(c->id, sizeof(c->id), "%s", id);
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	*is_new = true;
 	return c;
@@ -121,13 +131,13 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 
 	/* Originals first: if we die right after the write, the next start
 	 * must still know what the kernel had. */
-	if (sleeb_state_remember(&m->state, c->name, &c->cur) > 0)
+	if (sleeb_state_remember(&m->state, c->id, &c->cur) > 0)
 		state_commit(m);
 
 	r = sleeb_tunables_apply(c->name, &c->cur, target, NULL, NULL, &err);
 	if (r == -ENOENT) {
 		log_debug("%s vanished before it could be tuned", c->name);
-		if (sleeb_state_forget(&m->state, c->name) > 0)
+		if (sleeb_state_forget(&m->state, c->id) > 0)
 			state_commit(m);
 		return 0;
 	}
@@ -136,30 +146,23 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 			log_error_errno(r, "%s", err.msg);
 		c->warned = true;
 		m->n_failures++;
+		c->write_failed = true;
 		snprintf(c->last_reason, sizeof(c->last_reason), "write failed: %s", err.msg);
 		return r;
 	}
-	decision(m, c->name, &c->cur, target, kind, reason);
+	/* A restore after drift is logged with its reason once per cache
+	 * (manager_verify()); later ones are counted, and debug only. */
+	if (kind == DECISION_DRIFT && c->drift_logged) {
+		m->n_decisions[kind]++;
+		log_debug("%s: drift: target %u/%u/%u restored (%s)", c->name, target->v[0], target->v[1],
+			  target->v[2], reason);
+	} else
+		decision(m, c->name, &c->cur, target, kind, reason);
 	c->cur = *target;
 	c->warned = false;
+	c->write_failed = false;
 	m->n_changes++;
 	return 0;
-}
-
-/* Finds the policy for a cache by its name, then by its merged aliases. */
-static void effective_for(Manager *m, const struct sleeb_cache *sc, struct sleeb_effective *e)
-{
-	char aliases[SLEEB_ALIASES_MAX], *save = NULL;
-
-	sleeb_policy_effective(&m->policy, sc->si.name, sc->si.objsize, e);
-	if (e->matched || sc->naliases <= 0)
-		return;
-	snprintf(aliases, sizeof(aliases), "%s", sc->aliases);
-	for (char *a = strtok_r(aliases, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
-		sleeb_policy_effective(&m->policy, a, sc->si.objsize, e);
-		if (e->matched)
-			return;
-	}
 }
 
 static const struct sleeb_origin *first_origin(const struct sleeb_effective *e)
@@ -172,37 +175,40 @@ static const struct sleeb_origin *first_origin(const struct sleeb_effective *e)
 	return NULL;
 }
 
-/* Applies the static policy to one cache already refreshed from sc. */
+/*
+ * Applies the static policy to one cache already refreshed from sc: the
+ * plan is sleeb_plan_cache(), the one `sleebctl policy show` prints.
+ */
 static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_cache *sc, const char *why)
 {
-	const struct sleeb_state_entry *orig = sleeb_state_find(&m->state, c->name);
+	const struct sleeb_state_entry *orig = sleeb_state_find(&m->state, c->id);
 	const struct sleeb_origin *o;
-	struct sleeb_tunables base, target, def;
-	struct sleeb_effective e;
+	struct sleeb_plan_input in = {
+		.name = sc->si.name,
+		.aliases = sc->naliases > 0 ? sc->aliases : NULL,
+		.object_size = c->object_size,
+		.has_queues = true,
+		.current = c->cur,
+		.original = orig ? &orig->orig : NULL,
+	};
+	struct sleeb_plan plan;
 	struct sleeb_error err = { 0 };
 	char reason[192];
 	int r;
 
-	effective_for(m, sc, &e);
-	if (!e.matched) {
+	sleeb_plan_cache(&m->policy, &in, m->page_size, &plan, &err);
+	switch (plan.action) {
+	case SLEEB_PLAN_NONE:
+	case SLEEB_PLAN_RESTORE:
 		c->has_target = c->autotune = false;
-		if (!orig)
+		if (plan.action == SLEEB_PLAN_NONE)
 			return 0;
-		/* Changed by an earlier policy that no longer applies: put
-		 * the original back. */
-		target = orig->orig;
-		r = cache_write(m, c, &target, DECISION_UNMATCHED,
+		r = cache_write(m, c, &plan.target, DECISION_UNMATCHED,
 				"no longer matched by any policy: original restored");
-		if (r == 0 && !m->opts.dry_run && sleeb_state_forget(&m->state, c->name) > 0)
+		if (r == 0 && !m->opts.dry_run && sleeb_state_forget(&m->state, c->id) > 0)
 			state_commit(m);
 		return r;
-	}
-
-	/* Unset keys mean "what the kernel had", i.e. the original, not a
-	 * value an older policy wrote. */
-	base = orig ? orig->orig : c->cur;
-	r = sleeb_effective_resolve(&e, &base, c->object_size, m->page_size, &target, &err);
-	if (r < 0) {
+	case SLEEB_PLAN_INVALID:
 		if (!c->warned)
 			log_error("%s: the matching policy gives values the kernel would reject: %s", c->name, err.msg);
 		c->warned = true;
@@ -210,35 +216,30 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 		c->has_target = false;
 		snprintf(c->last_reason, sizeof(c->last_reason), "policy invalid here: %s", err.msg);
 		return -EINVAL;
+	case SLEEB_PLAN_POLICY:
+		break;
 	}
 
-	c->autotune = e.autotune.value == 1;
+	c->autotune = plan.autotune;
 	if (c->autotune) {
-		sleeb_kernel_defaults(c->object_size, m->page_size, &def);
-		/* Default bounds: a quarter to eight times the kernel default. */
-		c->at_min = e.autotune_min.value > 0 ? (uint32_t) e.autotune_min.value
-			: (def.v[SLEEB_TUNABLE_QUEUE] / 4 ? def.v[SLEEB_TUNABLE_QUEUE] / 4 : 1);
-		c->at_max = e.autotune_max.value > 0 ? (uint32_t) e.autotune_max.value
-			: (def.v[SLEEB_TUNABLE_QUEUE] * 8 < SLEEB_QUEUE_MAX ? def.v[SLEEB_TUNABLE_QUEUE] * 8
-									 : SLEEB_QUEUE_MAX);
-		if (c->at_min > c->at_max)
-			c->at_max = c->at_min;
-		if (target.v[SLEEB_TUNABLE_QUEUE] > c->at_max)
-			sleeb_autotune_scale(&target, c->at_max, &target);
-		else if (target.v[SLEEB_TUNABLE_QUEUE] > 0 && target.v[SLEEB_TUNABLE_QUEUE] < c->at_min)
-			sleeb_autotune_scale(&target, c->at_min, &target);
+		c->at_min = plan.autotune_min;
+		c->at_max = plan.autotune_max;
 		memset(&c->at, 0, sizeof(c->at));
 		c->have_prev = false;
 	}
-	c->target = target;
+	c->target = plan.target;
 	c->has_target = true;
+	/* A new target: drift is measured, and reported, from here. */
+	c->drift_streak = 0;
+	c->drift_next_usec = 0;
+	c->drift_logged = false;
 
-	o = first_origin(&e);
+	o = first_origin(&plan.effective);
 	if (o && o->file)
 		snprintf(reason, sizeof(reason), "%s, policy %s:%u", why, o->file, o->line);
 	else
 		snprintf(reason, sizeof(reason), "%s, policy", why);
-	return cache_write(m, c, &target, DECISION_POLICY, reason);
+	return cache_write(m, c, &plan.target, DECISION_POLICY, reason);
 }
 
 static void refresh_tunables(struct cache *c, const struct sleeb_cache *sc)
@@ -319,13 +320,15 @@ int manager_apply_policy(Manager *m, bool all, const char *reason)
 	for (size_t i = 0; i < set.n; i++) {
 		const struct sleeb_cache *sc = &set.caches[i];
 		bool is_new;
-		struct cache *c = cache_add(m, sc->si.name, &is_new);
+		struct cache *c = cache_add(m, sc->id, sc->si.name, &is_new);
 
 		if (!c) {
 			ret = log_error_errno(-ENOMEM, "out of memory");
 			break;
 		}
 		c->seen = true;
+		/* The name /proc/slabinfo shows, over the one a uevent found. */
+		snprintf(c->name, sizeof(c->name), "%s", sc->si.name);
 		/* Always refresh: sleebctl status shows current values, which
 		 * someone else (sleebctl set) may have changed. */
 		refresh_from(c, sc);
@@ -345,7 +348,7 @@ int manager_apply_policy(Manager *m, bool all, const char *reason)
 		if (c->seen)
 			continue;
 		log_debug("%s: cache destroyed", c->name);
-		if (!m->opts.dry_run && sleeb_state_forget(&m->state, c->name) > 0)
+		if (!m->opts.dry_run && sleeb_state_forget(&m->state, c->id) > 0)
 			state_commit(m);
 		cache_remove(m, c);
 	}
@@ -357,13 +360,13 @@ int manager_apply_policy(Manager *m, bool all, const char *reason)
 
 /*
  * A cache others may merge with gets its sysfs directory, and so its
- * KOBJ_ADD, under a unique id such as ":0000128"; /proc/slabinfo and the
- * policies know it by its name, a symlink to the id that the kernel
- * creates right after sending the uevent. Finds that name, waiting a few
- * milliseconds for the link. Returns 0, or -ENOENT (the rescan will find
- * the cache by its name).
+ * KOBJ_ADD, under a unique id such as ":0000128"; the policies know it by
+ * its names, symlinks to the id that the kernel creates right after
+ * sending the uevent. Finds them (the first as the name, the others as
+ * aliases, as a rescan would match them), waiting a few milliseconds for
+ * the first link. Returns 0, or -ENOENT (the rescan will find the cache).
  */
-static int name_for_sysfs_id(const char *id, char *name, size_t len)
+static int names_for_sysfs_id(const char *id, struct sleeb_cache *ret)
 {
 	for (int attempt = 0; attempt < 20; attempt++) {
 		struct sleeb_sysfs_list list;
@@ -375,7 +378,9 @@ static int name_for_sysfs_id(const char *id, char *name, size_t len)
 				const struct sleeb_sysfs_entry *e = &list.entries[i];
 
 				if (e->is_link && e->name[0] != ':' && strcmp(e->id, id) == 0) {
-					snprintf(name, len, "%s", e->name);
+					snprintf(ret->si.name, sizeof(ret->si.name), "%s", e->name);
+					ret->naliases = sleeb_sysfs_list_aliases(&list, e->name, ret->aliases,
+										 sizeof(ret->aliases));
 					found = true;
 				}
 			}
@@ -388,7 +393,7 @@ static int name_for_sysfs_id(const char *id, char *name, size_t len)
 	return -ENOENT;
 }
 
-int manager_apply_cache(Manager *m, const char *name, const char *reason)
+int manager_apply_cache(Manager *m, const char *id, const char *reason)
 {
 	struct sleeb_error err = { 0 };
 	struct sleeb_cache one;
@@ -397,38 +402,37 @@ int manager_apply_cache(Manager *m, const char *name, const char *reason)
 	bool is_new;
 	int r;
 
-	if (name[0] == ':') {
-		char real[SLEEB_CACHE_NAME_MAX];
-
-		if (name_for_sysfs_id(name, real, sizeof(real)) < 0) {
-			log_debug("%s: no cache name links to it yet; leaving it to the rescan", name);
-			return 0;
-		}
-		log_debug("uevent for %s: the cache is %s", name, real);
-		return manager_apply_cache(m, real, reason);
-	}
-
 	/* From sysfs alone, which is all a KOBJ_ADD promises (the cache may
 	 * not be in /proc/slabinfo yet), and only this cache: a full scan
 	 * of every cache costs tens of milliseconds in a slow VM, and new
-	 * caches must be tuned within 100 ms. A brand-new kmem_cache has no
-	 * merged aliases yet, so its name is all the policy can match. */
+	 * caches must be tuned within 100 ms. The directory is the id the
+	 * rescan knows the cache by too; its name is one that links to it. */
 	memset(&one, 0, sizeof(one));
-	snprintf(one.si.name, sizeof(one.si.name), "%s", name);
-	r = sleeb_sysfs_read_u64(name, "object_size", &size, &err);
+	snprintf(one.id, sizeof(one.id), "%s", id);
+	if (id[0] == ':') {
+		if (names_for_sysfs_id(id, &one) < 0) {
+			log_debug("%s: no cache name links to it yet; leaving it to the rescan", id);
+			return 0;
+		}
+		log_debug("uevent for %s: the cache is %s", id, one.si.name);
+	} else
+		snprintf(one.si.name, sizeof(one.si.name), "%s", id);
+	if (one.naliases < 0)
+		one.naliases = 0;       /* cut short: the names that fit still match */
+	r = sleeb_sysfs_read_u64(id, "object_size", &size, &err);
 	if (r == 0 && size > UINT32_MAX)
 		r = -ERANGE;
 	if (r == 0) {
 		one.si.objsize = (uint32_t) size;
-		r = sleeb_tunables_read(name, &one.tunables, &err);
+		r = sleeb_tunables_read(id, &one.tunables, &err);
 		one.has_queues = r == 0;
 	}
 	if (r < 0 && r != -EOPNOTSUPP) {
-		log_debug("%s: gone before it could be read", name);
+		log_debug("%s: gone before it could be read", one.si.name);
 		return 0;
 	}
 	one.has_sysfs = true;
-	c = cache_add(m, name, &is_new);
+	c = cache_add(m, id, one.si.name, &is_new);
 	if (!c)
 		return log_error_errno(-ENOMEM, "out of memory");
 	c->seen = true;
@@ -439,11 +443,11 @@ int manager_apply_cache(Manager *m, const char *name, const char *reason)
 	return cache_apply_policy(m, c, &one, reason);
 }
 
-void manager_drop_cache(Manager *m, const char *name)
+void manager_drop_cache(Manager *m, const char *id)
 {
-	struct cache *c = cache_find(m, name);
+	struct cache *c = cache_find(m, id);
 
-	if (!m->opts.dry_run && sleeb_state_forget(&m->state, name) > 0)
+	if (!m->opts.dry_run && sleeb_state_forget(&m->state, id) > 0)
 		state_commit(m);
 	if (c)
 		cache_remove(m, c);
@@ -501,7 +505,7 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 	n = 0;
 	for (size_t i = 0; i < set.n; i++) {
 		const struct sleeb_cache *sc = &set.caches[i];
-		struct cache *c = cache_find(m, sc->si.name);
+		struct cache *c = cache_find(m, sc->id);
 		uint64_t events;
 
 		if (!sc->has_queues)
@@ -578,6 +582,48 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 	return 0;
 }
 
+/* Back-off for restoring a cache that keeps drifting: 1, 2, 4 ... 64 intervals. */
+#define DRIFT_BACKOFF_SHIFT_MAX 6
+
+void manager_verify(Manager *m, uint64_t now_usec)
+{
+	if (m->monitor_only || m->opts.dry_run)
+		return;
+	for (size_t i = 0; i < m->n_caches; i++) {
+		struct cache *c = &m->caches[i];
+		const char *why = c->write_failed ? "an earlier write failed" : "changed outside sleebd";
+		struct sleeb_tunables had = c->cur, target = c->target;
+		char reason[96];
+		unsigned shift;
+
+		if (!c->has_target || !c->has_queues)
+			continue;
+		if (tunables_equal(&c->cur, &c->target)) {
+			c->drift_streak = 0;
+			continue;
+		}
+		if (now_usec < c->drift_next_usec)
+			continue;
+
+		snprintf(reason, sizeof(reason), "had %u/%u/%u (%s)", had.v[0], had.v[1], had.v[2], why);
+		if (!c->drift_logged)
+			log_warning("%s: drifted from its target %u/%u/%u to %u/%u/%u (%s); target restored "
+				    "(sleebd puts back its targets every interval; to change this cache for good, "
+				    "change the policy and run 'sleebctl reload'. Logged once per cache.)",
+				    c->name, target.v[0], target.v[1], target.v[2], had.v[0], had.v[1], had.v[2], why);
+		if (cache_write(m, c, &target, DECISION_DRIFT, reason) == 0)
+			snprintf(c->drift_reason, sizeof(c->drift_reason), "drift: %s, target restored", reason);
+		else
+			snprintf(c->drift_reason, sizeof(c->drift_reason), "drift: %s, restore failed", reason);
+		snprintf(c->last_reason, sizeof(c->last_reason), "%s", c->drift_reason);
+		c->drift_logged = true;
+		c->n_drift++;
+		shift = c->drift_streak < DRIFT_BACKOFF_SHIFT_MAX ? c->drift_streak : DRIFT_BACKOFF_SHIFT_MAX;
+		c->drift_next_usec = now_usec + (m->config.interval_usec << shift);
+		c->drift_streak++;
+	}
+}
+
 int manager_restore_all(Manager *m)
 {
 	struct sleeb_error err = { 0 };
@@ -588,18 +634,25 @@ int manager_restore_all(Manager *m)
 
 	for (size_t i = m->state.n; i > 0; i--) {
 		const struct sleeb_state_entry *e = &m->state.entries[i - 1];
+		const struct cache *c = cache_find(m, e->cache);
 		struct sleeb_tunables cur;
-		char name[SLEEB_CACHE_NAME_MAX];
+		char name[SLEEB_CACHE_NAME_MAX], who[2 * SLEEB_CACHE_NAME_MAX + 4];
 		int r;
 
+		/* Keyed by the sysfs id, which is a directory: read and write
+		 * through it, and say the cache's name where it is known. */
 		snprintf(name, sizeof(name), "%s", e->cache);
+		if (c && strcmp(c->name, name) != 0)
+			snprintf(who, sizeof(who), "%s (%s)", c->name, name);
+		else
+			snprintf(who, sizeof(who), "%s", name);
 		r = sleeb_tunables_read(name, &cur, &err);
 		if (r == -ENOENT) {
 			sleeb_state_forget(&m->state, name);
 			continue;
 		}
 		if (r < 0) {
-			ret = log_error_errno(r, "%s: cannot read for rollback: %s", name, err.msg);
+			ret = log_error_errno(r, "%s: cannot read for rollback: %s", who, err.msg);
 			continue;
 		}
 		if (!tunables_equal(&cur, &e->orig)) {
@@ -612,7 +665,7 @@ int manager_restore_all(Manager *m)
 			}
 			/* Logged, not counted: the textfile goes away on stop. */
 			if (r == 0)
-				log_change(name, &cur, &orig, "rollback", "rollback to original", false);
+				log_change(who, &cur, &orig, "rollback", "rollback to original", false);
 		}
 		sleeb_state_forget(&m->state, name);
 	}

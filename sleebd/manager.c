@@ -18,6 +18,7 @@
 #include "prometheus.h"
 #include "sleeb/parse.h"
 #include "sleeb/root.h"
+#include "sleeb/util.h"
 #include "uevent.h"
 
 static uint64_t now_monotonic_usec(void)
@@ -65,6 +66,7 @@ int manager_new(const struct options *opts, Manager **ret)
 		return -ENOMEM;
 	m->opts = *opts;
 	m->control_fd = -1;
+	m->drift_every = 1;
 	sleeb_daemon_config_init(&m->config);
 	if (asprintf(&m->state_path, "%s%s", config_prefix(m), SLEEB_STATE_PATH) < 0 ||
 	    asprintf(&m->socket_path, "%s%s", config_prefix(m), SLEEB_CONTROL_SOCKET) < 0) {
@@ -162,6 +164,33 @@ int manager_load_config(Manager *m)
 	return 0;
 }
 
+/*
+ * Keys the originals by sysfs id (sleeb/state.h), as the cache list is: a
+ * file from a sleebd that keyed them by name is rewritten that way now,
+ * so that no later rescan misses an original under another name.
+ */
+static void rekey_state(Manager *m)
+{
+	struct sleeb_sysfs_list list;
+	struct sleeb_error err = { 0 };
+	int r;
+
+	if (sleeb_sysfs_list_caches(&list, &err) < 0)
+		return;         /* no sysfs: names are all there is */
+	r = sleeb_state_rekey(&m->state, &list);
+	sleeb_sysfs_list_free(&list);
+	if (r < 0) {
+		log_error_errno(r, "out of memory");
+		return;
+	}
+	if (r == 0 || m->opts.dry_run)
+		return;
+	log_info("%s: %d originals now keyed by their sysfs directory", m->state_path, r);
+	r = sleeb_state_save(&m->state, &err);
+	if (r < 0)
+		log_error_errno(r, "%s", err.msg);
+}
+
 int manager_load_state(Manager *m)
 {
 	struct sleeb_error err = { 0 };
@@ -176,8 +205,10 @@ int manager_load_state(Manager *m)
 		m->state.path = strdup(m->state_path);
 		if (!m->state.path)
 			return -ENOMEM;
-	} else if (m->state.n > 0)
+	} else if (m->state.n > 0) {
 		log_notice("found originals of %zu caches from an earlier run in %s", m->state.n, m->state_path);
+		rekey_state(m);
+	}
 	return 0;
 }
 
@@ -301,8 +332,11 @@ static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	Manager *m = userdata;
 
-	/* Rescan first: kernels without the uevent only show new caches here. */
-	(void) manager_apply_policy(m, false, "rescan");
+	/* Rescan first: kernels without the uevent only show new caches here.
+	 * It also reads every cache's values, which the drift check needs. */
+	if (manager_apply_policy(m, false, "rescan") == 0 &&
+	    (m->drift_every <= 1 || ++m->drift_tick % m->drift_every == 0))
+		manager_verify(m, usec);
 	(void) manager_autotune(m, usec);
 	manager_notify_status(m, NULL);
 	manager_write_textfile(m);
@@ -428,11 +462,11 @@ int manager_status_text(Manager *m, char **ret)
 		appendf(&s, &len, "  (none)\n");
 	if (m->policy_note[0])
 		appendf(&s, &len, "Last reload refused: %s\n", m->policy_note);
-	appendf(&s, &len, "%-24s %-16s %-16s %-8s %s\n", "CACHE", "CURRENT q/b/s", "TARGET q/b/s", "AUTOTUNE",
-		"LAST DECISION");
+	appendf(&s, &len, "%-24s %-16s %-16s %-8s %-5s %s\n", "CACHE", "CURRENT q/b/s", "TARGET q/b/s", "AUTOTUNE",
+		"DRIFT", "LAST DECISION");
 	for (size_t i = 0; i < m->n_caches; i++) {
 		const struct cache *c = &m->caches[i];
-		char cur[40], tgt[40];
+		char cur[40], tgt[40], drift[16];
 
 		if (!c->has_target && !c->last_reason[0])
 			continue;
@@ -441,11 +475,103 @@ int manager_status_text(Manager *m, char **ret)
 			snprintf(tgt, sizeof(tgt), "%u/%u/%u", c->target.v[0], c->target.v[1], c->target.v[2]);
 		else
 			snprintf(tgt, sizeof(tgt), "-");
-		appendf(&s, &len, "%-24s %-16s %-16s %-8s %s\n", c->name, cur, tgt,
-			c->autotune ? "yes" : "no", c->last_reason[0] ? c->last_reason : "-");
+		snprintf(drift, sizeof(drift), "%u", c->n_drift);
+		appendf(&s, &len, "%-24s %-16s %-16s %-8s %-5s %s\n", c->name, cur, tgt,
+			c->autotune ? "yes" : "no", c->n_drift ? drift : "-",
+			c->last_reason[0] ? c->last_reason : "-");
+		/* A later decision may have replaced the reason: keep the drift's. */
+		if (c->n_drift && strcmp(c->last_reason, c->drift_reason) != 0)
+			appendf(&s, &len, "%-24s last %s\n", "", c->drift_reason);
 	}
 	if (!s)
 		return -ENOMEM;
 	*ret = s;
+	return 0;
+}
+
+static void json_tunables(FILE *f, const struct sleeb_tunables *t)
+{
+	fprintf(f, "{\"cpu_queue_size\":%u,\"cpu_batch_size\":%u,\"shared_queue_size\":%u}", t->v[0], t->v[1],
+		t->v[2]);
+}
+
+static void json_string_or_null(FILE *f, const char *s)
+{
+	if (s && *s)
+		sleeb_json_print_string(f, s);
+	else
+		fputs("null", f);
+}
+
+int manager_status_json(Manager *m, char **ret)
+{
+	const struct sleeb_daemon_config *cfg = &m->config;
+	char *buf = NULL;
+	size_t len = 0;
+	bool first = true;
+	FILE *f;
+
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	fputs("{\"version\":1,\"status\":", f);
+	sleeb_json_print_string(f, m->status);
+	fprintf(f, ",\"monitor_only\":%s,\"dry_run\":%s,\"interval_usec\":%llu,\"rollback\":%s,",
+		m->monitor_only ? "true" : "false", m->opts.dry_run ? "true" : "false",
+		(unsigned long long) cfg->interval_usec, cfg->rollback ? "true" : "false");
+	fputs("\"max_queued_memory\":", f);
+	if (cfg->max_queued_percent)
+		fprintf(f, "{\"percent\":%u}", cfg->max_queued_percent);
+	else if (cfg->max_queued_bytes)
+		fprintf(f, "{\"bytes\":%llu}", (unsigned long long) cfg->max_queued_bytes);
+	else
+		fputs("null", f);
+	fprintf(f,
+		",\"autotune\":{\"grow_rate\":%llu,\"grow_after\":%llu,\"idle_flow\":%llu,\"shrink_after\":%llu,"
+		"\"cooldown\":%llu},\"drift_every\":%u,\"policy_files\":[",
+		(unsigned long long) cfg->autotune_grow_rate, (unsigned long long) cfg->autotune_grow_after,
+		(unsigned long long) cfg->autotune_idle_flow, (unsigned long long) cfg->autotune_shrink_after,
+		(unsigned long long) cfg->autotune_cooldown, m->drift_every ? m->drift_every : 1);
+	for (size_t i = 0; i < m->policy.n_files; i++) {
+		if (i)
+			fputc(',', f);
+		sleeb_json_print_string(f, m->policy.files[i]);
+	}
+	fputs("],\"reload_refused\":", f);
+	json_string_or_null(f, m->policy_note);
+	fputs(",\"caches\":[", f);
+	/* The same caches as the text: those with a target or a decision. */
+	for (size_t i = 0; i < m->n_caches; i++) {
+		const struct cache *c = &m->caches[i];
+
+		if (!c->has_target && !c->last_reason[0])
+			continue;
+		fputs(first ? "{\"name\":" : ",{\"name\":", f);
+		first = false;
+		sleeb_json_print_string(f, c->name);
+		fputs(",\"id\":", f);
+		sleeb_json_print_string(f, c->id);
+		fputs(",\"current\":", f);
+		json_tunables(f, &c->cur);
+		fputs(",\"target\":", f);
+		if (c->has_target)
+			json_tunables(f, &c->target);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"autotune\":%s,\"drifted\":%s,\"drift_restores\":%u,\"last_drift\":",
+			c->autotune ? "true" : "false",
+			c->has_target && memcmp(&c->cur, &c->target, sizeof(c->cur)) != 0 ? "true" : "false",
+			c->n_drift);
+		json_string_or_null(f, c->n_drift ? c->drift_reason : NULL);
+		fputs(",\"last_decision\":", f);
+		json_string_or_null(f, c->last_reason);
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+	if (fclose(f) != 0 || !buf) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*ret = buf;
 	return 0;
 }

@@ -12,6 +12,8 @@
 
 #include "sleeb/autotune.h"
 #include "sleeb/cache.h"
+#include "sleeb/daemon-config.h"
+#include "sleeb/defaults.h"
 #include "sleeb/policy.h"
 #include "sleeb/slabinfo.h"
 #include "sleeb/state.h"
@@ -20,9 +22,21 @@
 
 struct uevent_listener;
 
-/* What sleebd remembers about one kmem_cache (a /proc/slabinfo line). */
+/*
+ * What sleebd remembers about one kmem_cache between intervals: its
+ * target, auto-tuning memory, the counters of the last interval, the last
+ * decision. One of three "cache" structs, each with its own lifetime:
+ * struct sleeb_cache (sleeb/cache.h) is one snapshot of the kernel, made
+ * and freed within an interval; struct sleeb_autotune_cache
+ * (sleeb/autotune.h) is the input and output of one pure auto-tuning
+ * decision, with no I/O and no daemon state; this one lives as long as
+ * the cache does and is what the other two are filled from and back into.
+ */
 struct cache {
-	char name[SLEEB_CACHE_NAME_MAX];
+	char id[SLEEB_CACHE_NAME_MAX];  /* the key: the sysfs directory every name
+					 * of a merged cache resolves to (as in
+					 * the state file); the name without sysfs */
+	char name[SLEEB_CACHE_NAME_MAX];        /* /proc/slabinfo's name, for people */
 	uint64_t object_size;
 	bool has_queues;                /* cpu_queue_size exists */
 	struct sleeb_tunables cur;      /* as last read or written */
@@ -38,6 +52,13 @@ struct cache {
 	bool have_prev;
 	bool prev_from_stats;           /* prev_events came from queue_stats */
 	bool warned;                    /* EINVAL/EPERM logged once */
+	bool write_failed;              /* the last write to the target failed */
+	/* Drift (manager_verify()): the cache found off its target. */
+	unsigned n_drift;               /* targets restored */
+	unsigned drift_streak;          /* restores in a row, each found undone again */
+	uint64_t drift_next_usec;       /* no restore before (back-off) */
+	bool drift_logged;              /* the warning with the reason: once per cache */
+	char drift_reason[128];         /* the last one, for sleebctl status */
 	bool seen;                      /* in the last scan */
 	char last_reason[640];          /* last decision, for sleebctl status */
 
@@ -60,6 +81,7 @@ enum decision_reason {
 	DECISION_UNMATCHED,             /* no policy matches any more: original back */
 	DECISION_AUTOTUNE_GROW,
 	DECISION_AUTOTUNE_SHRINK,
+	DECISION_DRIFT,                 /* found off its target: target restored */
 	_DECISION_MAX,
 };
 
@@ -96,6 +118,11 @@ typedef struct Manager {
 	size_t n_caches;
 
 	bool monitor_only;
+	/* Drift checks run every drift_every-th interval (1: every one; the
+	 * per-tick read may check static caches at a slower pace and set
+	 * this), counted by drift_tick. */
+	unsigned drift_every;
+	unsigned drift_tick;
 	unsigned ncpus, nnodes;
 	uint64_t page_size;
 	uint64_t memtotal;
@@ -138,6 +165,9 @@ int manager_reload(Manager *m, char **msg);
 /* Writes the current status report (sleebctl status) into a malloc'd string. */
 int manager_status_text(Manager *m, char **ret);
 
+/* The same as one JSON object (sleebctl status --json; sleebctl(8)). */
+int manager_status_json(Manager *m, char **ret);
+
 /* Rewrites PrometheusTextfile= (if set); a failure is logged once per streak. */
 void manager_write_textfile(Manager *m);
 
@@ -152,11 +182,21 @@ void manager_write_textfile(Manager *m);
  */
 int manager_apply_policy(Manager *m, bool all, const char *reason);
 
-/* Applies the policy to one cache by name (uevent KOBJ_ADD). */
-int manager_apply_cache(Manager *m, const char *name, const char *reason);
+/* Applies the policy to one cache by its sysfs directory (uevent KOBJ_ADD). */
+int manager_apply_cache(Manager *m, const char *id, const char *reason);
 
-/* Forgets a cache (uevent KOBJ_REMOVE). */
-void manager_drop_cache(Manager *m, const char *name);
+/* Forgets a cache by its sysfs directory (uevent KOBJ_REMOVE). */
+void manager_drop_cache(Manager *m, const char *id);
+
+/*
+ * Puts back the target of every managed cache found off it: a write that
+ * failed, a manual `sleebctl set`. Expects each cache's cur read this
+ * interval (manager_apply_policy() refreshes them). Per cache the restore
+ * backs off while the drift keeps coming back (1, 2, 4 ... 64 intervals),
+ * and the reason is logged once; every restore is a "drift" decision.
+ * Nothing to do in a dry run (nothing was written) or monitor-only.
+ */
+void manager_verify(Manager *m, uint64_t now_usec);
 
 /* One auto-tuning interval over every AutoTune cache. */
 int manager_autotune(Manager *m, uint64_t now_usec);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sleeb/autotune.h"
+#include "sleeb/daemon-config.h"
 #include "sleeb/policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -85,6 +85,12 @@ enum sleeb_autotune_action {
 	SLEEB_AUTOTUNE_SHRINK,
 };
 
+/*
+ * One cache as one decision sees it: only numbers, so that the decision
+ * stays pure and testable without a kernel or a daemon. sleebd fills it
+ * from its struct cache and the interval's struct sleeb_cache snapshot,
+ * and copies state and next back.
+ */
 struct sleeb_autotune_cache {
 	/* input */
 	uint64_t object_size;

@@ -17,8 +17,18 @@
 
 #define SLEEB_ALIASES_MAX 1024
 
+/*
+ * One cache as the kernel shows it now, for every caller (sleebctl,
+ * sleebd). sleebd keeps its own longer-lived memory of a cache (struct
+ * cache in sleebd/manager.h) and feeds auto-tuning a third, pure view
+ * (struct sleeb_autotune_cache); this one holds no decision or history.
+ */
 struct sleeb_cache {
 	struct sleeb_slabinfo_entry si;
+	char id[SLEEB_CACHE_NAME_MAX];   /* the sysfs directory the name resolves
+					  * to (":0000064" for a merged cache), the
+					  * one key every name of it shares; the
+					  * name itself without sysfs */
 	bool has_sysfs;                  /* <root>/sys/kernel/slab/<name> exists */
 	bool has_queues;                 /* ... and has cpu_queue_size */
 	struct sleeb_tunables tunables;  /* sysfs if has_queues, else slabinfo's */

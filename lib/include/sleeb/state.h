@@ -9,16 +9,22 @@
  *
  * File format, one cache per line, written atomically (temp file, fsync,
  * rename):
- *   # sleebd state v1
- *   <cache> <cpu_queue_size> <cpu_batch_size> <shared_queue_size>
- * A comment is a line that is "#" or starts with "# " or "#<tab>"; a cache
- * name (no blanks) may start with '#' but not be "#" alone.
+ *   # sleebd state v2
+ *   <id> <cpu_queue_size> <cpu_batch_size> <shared_queue_size>
+ * where <id> is the cache's sysfs directory (":0000064" for a merged
+ * cache, whichever of its names is asked about; the name itself for a
+ * cache of its own), so that every name of a kmem_cache finds the one
+ * original. Version 1 files, keyed by a cache name, read the same;
+ * sleeb_state_rekey() turns their names into ids.
+ * A comment is a line that is "#" or starts with "# " or "#<tab>"; an
+ * id (no blanks) may start with '#' but not be "#" alone.
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "sleeb/error.h"
+#include "sleeb/sysfs.h"
 #include "sleeb/tunables.h"
 
 #define SLEEB_STATE_PATH "/run/sleeb/state"
@@ -53,6 +59,15 @@ const struct sleeb_state_entry *sleeb_state_find(const struct sleeb_state *s, co
  * characters, empty, "#"), -ENOMEM.
  */
 int sleeb_state_remember(struct sleeb_state *s, const char *cache, const struct sleeb_tunables *orig);
+
+/*
+ * Keys every entry by its sysfs id (see above) as listed in l: a version 1
+ * file's names become ids. When two names of one kmem_cache were both
+ * recorded, the first (the earlier record, the true original) stays.
+ * Keys l does not list are kept as they are. Returns the number of
+ * entries changed or dropped, or -ENOMEM (s unchanged).
+ */
+int sleeb_state_rekey(struct sleeb_state *s, const struct sleeb_sysfs_list *l);
 
 /* Drops cache. Returns 1 if it was there, 0 if not. */
 int sleeb_state_forget(struct sleeb_state *s, const char *cache);

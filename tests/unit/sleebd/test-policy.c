@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sleeb/daemon-config.h"
+#include "sleeb/defaults.h"
+#include "sleeb/dropin.h"
 #include "sleeb/policy.h"
 #include "runner.h"
 

@@ -334,6 +334,7 @@ static char *expected_once(void)
 		"sleeb_decisions_total{reason=\"unmatched\"} 0\n"
 		"sleeb_decisions_total{reason=\"autotune-grow\"} 0\n"
 		"sleeb_decisions_total{reason=\"autotune-shrink\"} 0\n"
+		"sleeb_decisions_total{reason=\"drift\"} 0\n"
 		"# HELP sleeb_apply_failures_total Tunable writes the kernel refused and policies that give a cache invalid values.\n"
 		"# TYPE sleeb_apply_failures_total counter\n"
 		"sleeb_apply_failures_total 0\n"

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Drop-in directories: "*.conf" in /etc, /run and /usr/lib, a file in an
+ * earlier directory masking one of the same name in a later one, as
+ * systemd does (see sleeb/dropin.h).
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleeb/dropin.h"
+#include "sleeb/ini.h"
+
+/* "/" and "" mean the real root; we prefix by string concatenation. */
+static const char *root_prefix(const char *root)
+{
+	if (!root || root[0] == '\0' || (root[0] == '/' && root[1] == '\0'))
+		return "";
+	return root;
+}
+
+/* ---- directory listing with masking ----------------------------------- */
+
+static int cmp_basename(const void *a, const void *b)
+{
+	const char *x = *(const char *const *) a, *y = *(const char *const *) b;
+	return strcmp(strrchr(x, '/') + 1, strrchr(y, '/') + 1);
+}
+
+static bool has_basename(char **l, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(strrchr(l[i], '/') + 1, name) == 0)
+			return true;
+	return false;
+}
+
+int sleeb_conf_files_list(const char *root, const char *const *dirs, char ***ret)
+{
+	char **l = NULL;
+	size_t n = 0;
+	int r;
+
+	root = root_prefix(root);
+
+	for (size_t d = 0; dirs[d]; d++) {
+		struct dirent **names = NULL;
+		char *dir;
+		int k;
+
+		if (asprintf(&dir, "%s%s", root, dirs[d]) < 0) {
+			r = -ENOMEM;
+			goto fail;
+		}
+		k = scandir(dir, &names, NULL, alphasort);
+		if (k < 0) {
+			r = -errno;
+			free(dir);
+			if (r == -ENOENT || r == -ENOTDIR)
+				continue;
+			goto fail;
+		}
+		for (int i = 0; i < k; i++) {
+			const char *name = names[i]->d_name;
+			size_t len = strlen(name);
+			char *path;
+
+			if (name[0] == '.' || len <= 5 || strcmp(name + len - 5, ".conf") != 0)
+				continue;
+			/* An earlier directory masks the same name in a later one. */
+			if (has_basename(l, n, name))
+				continue;
+			if (asprintf(&path, "%s/%s", dir, name) < 0) {
+				r = -ENOMEM;
+				goto fail_scan;
+			}
+			r = sleeb_strv_push(&l, &n, path);
+			if (r < 0) {
+				free(path);
+				goto fail_scan;
+			}
+			continue;
+fail_scan:
+			for (int j = 0; j < k; j++)
+				free(names[j]);
+			free(names);
+			free(dir);
+			goto fail;
+		}
+		for (int i = 0; i < k; i++)
+			free(names[i]);
+		free(names);
+		free(dir);
+	}
+
+	if (!l) {
+		l = calloc(1, sizeof(char *));
+		if (!l)
+			return -ENOMEM;
+	}
+	qsort(l, n, sizeof(char *), cmp_basename);
+	*ret = l;
+	return 0;
+fail:
+	sleeb_strv_free(l);
+	return r;
+}
