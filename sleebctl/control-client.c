@@ -104,15 +104,9 @@ int sleebctl_control_call(const char *config_root, const char *cmd)
 	return SLEEBCTL_EXIT_FAILURE;
 }
 
-int sleebctl_control_verb(int argc, char *argv[], const char *verb, const char *cmd,
-			  const char *json_cmd, const char *help)
+int sleebctl_control_verb(int argc, char *argv[], const struct option *options, const char *verb,
+			  const char *cmd, const char *json_cmd, const char *help)
 {
-	static const struct option options[] = {
-		{ "config-root", required_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	const char *config_root = NULL;
 	int c;
 
@@ -122,8 +116,6 @@ int sleebctl_control_verb(int argc, char *argv[], const char *verb, const char *
 			config_root = optarg;
 			break;
 		case 'j':
-			if (!json_cmd)
-				return sleebctl_usage_error("%s has no --json", verb);
 			cmd = json_cmd;
 			break;
 		case 'h':

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #pragma once
 
+#include <getopt.h>
+
 /* Client side of sleebd's control socket (see sleebd/control.h). */
 
 /*
@@ -12,10 +14,11 @@
 int sleebctl_control_call(const char *config_root, const char *cmd);
 
 /*
- * A whole verb that only asks the daemon: parses [--config-root DIR],
+ * A whole verb that only asks the daemon: parses the verb's options
+ * (its table: --config-root, --help, and --json for verbs with json_cmd),
  * --json when json_cmd is not NULL (then sent instead of cmd) and --help
  * (printing help after the usage line), refuses extra arguments, then
  * sends cmd. Returns the verb's exit code.
  */
-int sleebctl_control_verb(int argc, char *argv[], const char *verb, const char *cmd,
-			  const char *json_cmd, const char *help);
+int sleebctl_control_verb(int argc, char *argv[], const struct option *options, const char *verb,
+			  const char *cmd, const char *json_cmd, const char *help);

@@ -8,7 +8,13 @@
 
 int verb_reload(int argc, char *argv[])
 {
-	return sleebctl_control_verb(argc, argv, "reload", "RELOAD", NULL,
+	static const struct option options[] = {
+		{ "config-root", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+
+	return sleebctl_control_verb(argc, argv, options, "reload", "RELOAD", NULL,
 				     "Make sleebd re-read sleebd.conf and the policy; a policy with errors is\n"
 				     "refused (errors printed, exit 1) and the old one stays in force.\n");
 }
