@@ -32,6 +32,9 @@ struct known {
 	bool gone;              /* its directory vanished during this load */
 	int stats_fd;           /* queue_stats kept open (sysfs only), or -1 */
 	unsigned gen;           /* the last load whose /proc/slabinfo named it */
+	bool has_sysfs_tun;     /* the two below are set */
+	struct sleeb_tunables sysfs_tun;  /* the tunables sysfs gave last time */
+	struct sleeb_tunables si_tun;     /* slabinfo's columns then */
 };
 
 struct sleeb_reader {
@@ -385,6 +388,9 @@ static int relist(struct sleeb_reader *rd, int slabfd, const struct sleeb_cache_
 		if (old) {
 			k->stats_fd = old->stats_fd;
 			old->stats_fd = -1;
+			k->has_sysfs_tun = old->has_sysfs_tun;
+			k->sysfs_tun = old->sysfs_tun;
+			k->si_tun = old->si_tun;
 		}
 		if (!id)
 			continue;
@@ -503,10 +509,25 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 		if (!c->has_queues)
 			continue;
 		out->sleeb_kernel = true;
+		/* slabinfo's columns as they were when sysfs was last read:
+		 * what sysfs said then still holds.  (The same numbers on a
+		 * kernel; a fake tree's slabinfo is never rewritten.) */
+		if (k->has_sysfs_tun && memcmp(&k->si_tun, &c->tunables, sizeof(c->tunables)) == 0)
+			c->tunables = k->sysfs_tun;
 		what = want ? want(c, userdata) : SLEEB_READ_ALL;
 		r = 0;
-		if (what & SLEEB_READ_TUNABLES)
+		if (what & SLEEB_READ_TUNABLES) {
+			struct sleeb_tunables si = {
+				.v = { c->si.limit, c->si.batchcount, c->si.sharedfactor },
+			};
+
 			r = load_tunables(rd, slabfd, c, err);
+			if (r == 0) {
+				k->has_sysfs_tun = true;
+				k->sysfs_tun = c->tunables;
+				k->si_tun = si;
+			}
+		}
 		if (r == 0 && (what & SLEEB_READ_STATS))
 			r = load_stats(rd, slabfd, k, c, err);
 		if (r < 0)

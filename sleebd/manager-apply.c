@@ -298,8 +298,9 @@ static unsigned want_from_sysfs(const struct sleeb_cache *sc, void *userdata)
 	if (c->autotune && c->has_target)
 		what |= SLEEB_READ_STATS;
 	/* On a SLEEB kernel slabinfo's columns are sysfs' values; when they
-	 * are not what sleebd last read or wrote (someone else wrote, or a
-	 * fake tree's slabinfo that nothing rewrites), sysfs says which. */
+	 * are not what sleebd last read or wrote (someone else wrote), sysfs
+	 * says which. (The reader hands out what sysfs said last while a
+	 * fake tree's slabinfo, which nothing rewrites, stays as it was.) */
 	if (!tunables_equal(&sc->tunables, &c->cur))
 		what |= SLEEB_READ_TUNABLES;
 	/* The slower pace: every target against sysfs itself. Drift of a

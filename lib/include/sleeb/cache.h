@@ -61,7 +61,8 @@ int sleeb_cache_set_load(struct sleeb_cache_set *out, struct sleeb_error *err);
  * the real proc and sysfs (read with pread(); a fake tree's plain files
  * are opened each time, so that a test may replace them).  And it reads
  * from sysfs only what the caller asks for, cache by cache: /proc/slabinfo
- * already has everything else, tunables included.
+ * already has everything else, tunables included (where its columns
+ * have not changed since sysfs was last read, what sysfs said then).
  */
 struct sleeb_reader;
 
