@@ -30,6 +30,8 @@ struct known {
 	int naliases;
 	bool has_sysfs, has_queues;
 	bool gone;              /* its directory vanished during this load */
+	dev_t dev;              /* its directory, to tell it from a new cache */
+	ino_t ino;              /* of the same name (0: not known) */
 	int stats_fd;           /* queue_stats kept open (sysfs only), or -1 */
 	unsigned gen;           /* the last load whose /proc/slabinfo named it */
 	bool has_sysfs_tun;     /* the two below are set */
@@ -236,12 +238,18 @@ static ssize_t read_slabinfo(struct sleeb_reader *rd, const char *path, struct s
 	return n;
 }
 
-/* Did @name's directory (or the one its link points at) go away? */
-static bool cache_gone(int slabfd, const char *name)
+/*
+ * Did @k's directory (or the one its link points at) go away?  Also when
+ * a new cache of the same name took its place meanwhile: what we were
+ * reading is gone all the same, the new one is for the next snapshot.
+ */
+static bool cache_gone(int slabfd, const struct known *k)
 {
 	struct stat st;
 
-	return fstatat(slabfd, name, &st, 0) < 0 && errno == ENOENT;
+	if (fstatat(slabfd, k->name, &st, 0) < 0)
+		return errno == ENOENT;
+	return k->ino && (st.st_ino != k->ino || st.st_dev != k->dev);
 }
 
 /*
@@ -286,8 +294,8 @@ static const char *attr_path(char *buf, size_t len, const char *name, const char
 }
 
 /* 1: the cache is gone (drop it), 0: read, -errno: error in @err. */
-static int load_tunables(struct sleeb_reader *rd, int slabfd, struct sleeb_cache *c,
-			 struct sleeb_error *err)
+static int load_tunables(struct sleeb_reader *rd, int slabfd, const struct known *k,
+			 struct sleeb_cache *c, struct sleeb_error *err)
 {
 	struct sleeb_tunables t;
 	char path[PATH_MAX];
@@ -298,7 +306,7 @@ static int load_tunables(struct sleeb_reader *rd, int slabfd, struct sleeb_cache
 		ssize_t n = read_attr(rd, slabfd, c->si.name, attr, NULL);
 		int r;
 
-		if ((n == -ENOENT || n == -ENODEV) && cache_gone(slabfd, c->si.name))
+		if ((n == -ENOENT || n == -ENODEV) && cache_gone(slabfd, k))
 			return 1;
 		if (n < 0)
 			return sleeb_error_set(err, (int)-n, "%s: %s",
@@ -329,7 +337,7 @@ static int load_stats(struct sleeb_reader *rd, int slabfd, struct known *k, stru
 	int r;
 
 	n = read_attr(rd, slabfd, c->si.name, "queue_stats", &k->stats_fd);
-	if ((n == -ENOENT || n == -ENODEV) && cache_gone(slabfd, c->si.name))
+	if ((n == -ENOENT || n == -ENODEV) && cache_gone(slabfd, k))
 		return 1;
 	if (n == -ENOENT)
 		return 0;
@@ -371,6 +379,7 @@ static int relist(struct sleeb_reader *rd, int slabfd, const struct sleeb_cache_
 		const char *name = set->caches[i].si.name;
 		struct known *old = known_find(rd, name), *k = &nk[n];
 		char rel[SLEEB_CACHE_NAME_MAX + 32];
+		struct stat st;
 		const char *id = sleeb_sysfs_list_id(&list, name);
 
 		/* A name twice in /proc/slabinfo: the first one wins. */
@@ -405,9 +414,15 @@ static int relist(struct sleeb_reader *rd, int slabfd, const struct sleeb_cache_
 					k->naliases++;
 		if (aliases[0] && !(k->aliases = strdup(aliases)))
 			goto nomem;
+		if (fstatat(slabfd, name, &st, 0) < 0) {
+			k->gone = true;  /* listed a moment ago, gone now */
+			continue;
+		}
+		k->dev = st.st_dev;
+		k->ino = st.st_ino;
 		snprintf(rel, sizeof(rel), "%s/cpu_queue_size", name);
 		k->has_queues = faccessat(slabfd, rel, F_OK, 0) == 0;
-		if (!k->has_queues && cache_gone(slabfd, name))
+		if (!k->has_queues && cache_gone(slabfd, k))
 			k->gone = true;
 	}
 	sleeb_sysfs_list_free(&list);
@@ -521,7 +536,7 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 				.v = { c->si.limit, c->si.batchcount, c->si.sharedfactor },
 			};
 
-			r = load_tunables(rd, slabfd, c, err);
+			r = load_tunables(rd, slabfd, k, c, err);
 			if (r == 0) {
 				k->has_sysfs_tun = true;
 				k->sysfs_tun = c->tunables;

@@ -111,7 +111,7 @@ DIR *opendir(const char *name)
  * finds the directory listed and then gone, never by chance.
  */
 static pid_t vanish_during_read(const char *root, const char *fifo_cache, const char *attr,
-				const char *content, const char *victim)
+				const char *content, const char *victim, bool recreate)
 {
 	char *fifo, *dir, rel[256];
 	pid_t pid;
@@ -130,6 +130,9 @@ static pid_t vanish_during_read(const char *root, const char *fifo_cache, const 
 		if (fd < 0)
 			_exit(1);
 		test_rm_tree(dir);
+		/* A new cache of the same name: not the one being read. */
+		if (recreate && mkdir(dir, 0755) < 0)
+			_exit(4);
 		if (write(fd, content, strlen(content)) != (ssize_t) strlen(content))
 			_exit(2);
 		_exit(close(fd) < 0 ? 3 : 0);
@@ -150,7 +153,7 @@ START_TEST(test_cache_vanishes_between_reads)
 	 * /proc/slabinfo) is read: dentry is dropped, the rest stays. */
 	root = test_copy_tree(SLEEB_TEST_DATA "/fake-sleeb");
 	sleeb_root_set(root);
-	pid = vanish_during_read(root, "kmalloc-1k", "queue_stats", "alloc_refill 5\n", "dentry");
+	pid = vanish_during_read(root, "kmalloc-1k", "queue_stats", "alloc_refill 5\n", "dentry", false);
 	ck_assert_msg(sleeb_cache_set_load(&set, &err) == 8, "snapshot failed: %s", err.msg);
 	ck_assert_int_eq(test_wait_exit(pid), 0);
 	ck_assert_ptr_null(sleeb_cache_set_find(&set, "dentry"));
@@ -163,11 +166,23 @@ START_TEST(test_cache_vanishes_between_reads)
 	/* dentry's directory goes while dentry itself is being read. */
 	root = test_copy_tree(SLEEB_TEST_DATA "/fake-sleeb");
 	sleeb_root_set(root);
-	pid = vanish_during_read(root, "dentry", "cpu_queue_size", "120\n", "dentry");
+	pid = vanish_during_read(root, "dentry", "cpu_queue_size", "120\n", "dentry", false);
 	ck_assert_msg(sleeb_cache_set_load(&set, &err) == 8, "snapshot failed: %s", err.msg);
 	ck_assert_int_eq(test_wait_exit(pid), 0);
 	ck_assert_ptr_null(sleeb_cache_set_find(&set, "dentry"));
 	ck_assert_uint_eq(set.n, 8);
+	sleeb_cache_set_free(&set);
+	test_rm_tree(root);
+	free(root);
+
+	/* ... and a new dentry cache (an empty directory yet) takes its
+	 * name meanwhile: the one being read is gone all the same. */
+	root = test_copy_tree(SLEEB_TEST_DATA "/fake-sleeb");
+	sleeb_root_set(root);
+	pid = vanish_during_read(root, "dentry", "cpu_queue_size", "120\n", "dentry", true);
+	ck_assert_msg(sleeb_cache_set_load(&set, &err) == 8, "snapshot failed: %s", err.msg);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
+	ck_assert_ptr_null(sleeb_cache_set_find(&set, "dentry"));
 	sleeb_cache_set_free(&set);
 	test_rm_tree(root);
 	free(root);
