@@ -56,12 +56,23 @@ static void decision(Manager *m, const char *cache, const struct sleeb_tunables 
  * several names, and the uevent (the directory) and the rescan (the
  * /proc/slabinfo name) would otherwise make two entries of one kmem_cache,
  * one of which the next rescan drops with its recorded original.
+ * Snapshots come in /proc/slabinfo order, the order caches were added in:
+ * looking right after the last match first makes a pass over a snapshot
+ * linear rather than quadratic in the number of caches.
  */
 static struct cache *cache_find(Manager *m, const char *id)
 {
+	size_t h = m->find_hint;
+
+	if (h < m->n_caches && strcmp(m->caches[h].id, id) == 0) {
+		m->find_hint = h + 1;
+		return &m->caches[h];
+	}
 	for (size_t i = 0; i < m->n_caches; i++)
-		if (strcmp(m->caches[i].id, id) == 0)
+		if (strcmp(m->caches[i].id, id) == 0) {
+			m->find_hint = i + 1;
 			return &m->caches[i];
+		}
 	return NULL;
 }
 
@@ -270,17 +281,41 @@ static uint64_t now_realtime_usec(void)
 }
 
 /*
- * Loads a snapshot. A cache may vanish between listing and reading its
- * attributes; the snapshot then fails with -ENOENT, so try again a few
- * times before giving up.
+ * What the snapshot reads from sysfs for one cache (see manager_snapshot()
+ * in manager.h); /proc/slabinfo has the rest.
  */
-static int load_set(Manager *m, struct sleeb_cache_set *set)
+static unsigned want_from_sysfs(const struct sleeb_cache *sc, void *userdata)
+{
+	Manager *m = userdata;
+	struct cache *c = cache_find(m, sc->si.name);
+	unsigned what = 0;
+
+	if (!c)
+		return SLEEB_READ_ALL;  /* new: its policy is resolved now */
+	if (m->config.prometheus_textfile)
+		what |= SLEEB_READ_STATS;  /* the textfile has every cache's counters */
+	if (c->autotune && c->has_target)
+		what |= SLEEB_READ_STATS;
+	/* On a SLEEB kernel slabinfo's columns are sysfs' values; when they
+	 * are not what sleebd last read or wrote (someone else wrote), sysfs
+	 * says which. (The reader hands out what sysfs said last while a
+	 * fake tree's slabinfo, which nothing rewrites, stays as it was.) */
+	if (!tunables_equal(&sc->tunables, &c->cur))
+		what |= SLEEB_READ_TUNABLES;
+	/* The slower pace: every target against sysfs itself. Drift of a
+	 * static target is seen here at the latest. */
+	if (m->snap_verify && c->has_target)
+		what |= SLEEB_READ_TUNABLES;
+	return what;
+}
+
+int manager_snapshot(Manager *m, bool verify)
 {
 	struct sleeb_error err = { 0 };
-	int r = -ENOENT;
+	int r;
 
-	for (int i = 0; i < 3 && r == -ENOENT; i++)
-		r = sleeb_cache_set_load(set, &err);
+	m->snap_verify = verify;
+	r = sleeb_reader_load(m->reader, want_from_sysfs, m, &m->snap, &err);
 	if (r < 0) {
 		/* Once per failure streak: this runs every interval. */
 		if (!m->scan_error_logged)
@@ -289,6 +324,12 @@ static int load_set(Manager *m, struct sleeb_cache_set *set)
 		return r;
 	}
 	m->scan_error_logged = false;
+	if (verify) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		m->last_verify_usec = (uint64_t) ts.tv_sec * SLEEB_USEC_PER_SEC + (uint64_t) ts.tv_nsec / 1000;
+	}
 	return 0;
 }
 
@@ -303,22 +344,20 @@ static void set_monitor_only(Manager *m, bool on)
 		log_notice("SLEEB queue attributes present: tuning enabled");
 }
 
-int manager_apply_policy(Manager *m, bool all, const char *reason)
+/* The static policy for every cache of m->snap (all) or the new ones. */
+static int apply_policy_snap(Manager *m, bool all, const char *reason)
 {
-	struct sleeb_cache_set set;
+	const struct sleeb_cache_set *snap = &m->snap;
 	unsigned failures = m->n_failures;
 	int r, ret = 0;
 
-	r = load_set(m, &set);
-	if (r < 0)
-		return r;
-	set_monitor_only(m, !set.sleeb_kernel);
+	set_monitor_only(m, !snap->sleeb_kernel);
 
 	for (size_t i = 0; i < m->n_caches; i++)
 		m->caches[i].seen = false;
 
-	for (size_t i = 0; i < set.n; i++) {
-		const struct sleeb_cache *sc = &set.caches[i];
+	for (size_t i = 0; i < snap->n; i++) {
+		const struct sleeb_cache *sc = &snap->caches[i];
 		bool is_new;
 		struct cache *c = cache_add(m, sc->id, sc->si.name, &is_new);
 
@@ -352,10 +391,27 @@ int manager_apply_policy(Manager *m, bool all, const char *reason)
 			state_commit(m);
 		cache_remove(m, c);
 	}
-	sleeb_cache_set_free(&set);
 	if (ret == 0 && m->n_failures == failures && !m->monitor_only && !m->opts.dry_run)
 		m->last_apply_usec = now_realtime_usec();
 	return ret;
+}
+
+int manager_apply_policy(Manager *m, bool all, const char *reason)
+{
+	int r;
+
+	/* Start and reload: a fresh listing of /sys/kernel/slab (aliases
+	 * may have changed without a uevent) and every target verified. */
+	sleeb_reader_forget(m->reader, NULL);
+	r = manager_snapshot(m, true);
+	if (r < 0)
+		return r;
+	return apply_policy_snap(m, all, reason);
+}
+
+int manager_rescan(Manager *m)
+{
+	return apply_policy_snap(m, false, "rescan");
 }
 
 /*
@@ -462,14 +518,13 @@ static void refresh_memtotal(Manager *m)
 		m->memtotal = mi.value[SLEEB_MEMINFO_MEM_TOTAL];
 }
 
-int manager_autotune(Manager *m, uint64_t now_usec)
+int manager_autotune(Manager *m)
 {
+	const struct sleeb_cache_set *set = &m->snap;
 	struct sleeb_autotune_params p;
 	struct sleeb_autotune_cache *in;
 	struct cache **who;
-	struct sleeb_cache_set set;
 	size_t n = 0;
-	int r;
 
 	if (m->monitor_only)
 		return 0;
@@ -478,9 +533,6 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 	if (n == 0)
 		return 0;
 
-	r = load_set(m, &set);
-	if (r < 0)
-		return r;
 	refresh_memtotal(m);
 	/* The marks from sleebd.conf; a reload takes effect at the next interval. */
 	sleeb_autotune_params_init(&p);
@@ -498,15 +550,14 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 	if (!in || !who) {
 		free(in);
 		free(who);
-		sleeb_cache_set_free(&set);
 		return log_error_errno(-ENOMEM, "out of memory");
 	}
 
 	n = 0;
-	for (size_t i = 0; i < set.n; i++) {
-		const struct sleeb_cache *sc = &set.caches[i];
+	for (size_t i = 0; i < set->n; i++) {
+		const struct sleeb_cache *sc = &set->caches[i];
 		struct cache *c = cache_find(m, sc->id);
-		uint64_t events;
+		uint64_t events, now_usec;
 
 		if (!sc->has_queues)
 			continue;
@@ -524,6 +575,9 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 			.rate = -1,
 			.state = c->at,
 		};
+		/* Rates divide by the time between two reads of the counters,
+		 * whenever the timer fired and however long reading took. */
+		now_usec = sc->has_stats ? sc->stats_usec : set->timestamp_usec;
 		if (sc->has_stats) {
 			/* The real signal: how often the queues ran empty or full. */
 			events = sc->stats.value[SLEEB_QSTAT_ALLOC_REFILL] + sc->stats.value[SLEEB_QSTAT_FREE_DRAIN];
@@ -578,7 +632,6 @@ int manager_autotune(Manager *m, uint64_t now_usec)
 
 	free(in);
 	free(who);
-	sleeb_cache_set_free(&set);
 	return 0;
 }
 

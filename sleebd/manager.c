@@ -78,6 +78,10 @@ int manager_new(const struct options *opts, Manager **ret)
 	v = sysconf(_SC_PAGESIZE);
 	m->page_size = v > 0 ? (uint64_t) v : 4096;
 	m->nnodes = count_nodes();
+	if (sleeb_reader_new(&m->reader) < 0) {
+		manager_free(m);
+		return -ENOMEM;
+	}
 	*ret = m;
 	return 0;
 }
@@ -94,6 +98,8 @@ Manager *manager_free(Manager *m)
 	sleeb_daemon_config_done(&m->config);
 	sleeb_state_done(&m->state);
 	free(m->caches);
+	sleeb_cache_set_free(&m->snap);
+	sleeb_reader_free(m->reader);
 	free(m->state_path);
 	free(m->socket_path);
 	free(m);
@@ -331,13 +337,19 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, voi
 static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	Manager *m = userdata;
+	uint64_t now = now_monotonic_usec();
 
-	/* Rescan first: kernels without the uevent only show new caches here.
-	 * It also reads every cache's values, which the drift check needs. */
-	if (manager_apply_policy(m, false, "rescan") == 0 &&
-	    (m->drift_every <= 1 || ++m->drift_tick % m->drift_every == 0))
-		manager_verify(m, usec);
-	(void) manager_autotune(m, usec);
+	(void) usec;  /* when the timer was due, not when the kernel is read */
+	/* One snapshot per interval, for the rescan, the drift check and
+	 * auto-tuning. Every cache's current values follow /proc/slabinfo
+	 * each interval; its sysfs attributes every SLEEB_VERIFY_USEC. */
+	if (manager_snapshot(m, now - m->last_verify_usec >= SLEEB_VERIFY_USEC) == 0) {
+		/* Rescan first: kernels without the uevent only show new caches here. */
+		if (manager_rescan(m) == 0 &&
+		    (m->drift_every <= 1 || ++m->drift_tick % m->drift_every == 0))
+			manager_verify(m, now);
+		(void) manager_autotune(m);
+	}
 	manager_notify_status(m, NULL);
 	manager_write_textfile(m);
 

@@ -14,6 +14,7 @@
 #include "sleeb/cache.h"
 #include "sleeb/daemon-config.h"
 #include "sleeb/defaults.h"
+#include "sleeb/parse.h"
 #include "sleeb/policy.h"
 #include "sleeb/slabinfo.h"
 #include "sleeb/state.h"
@@ -116,6 +117,15 @@ typedef struct Manager {
 
 	struct cache *caches;
 	size_t n_caches;
+	size_t find_hint;               /* where the next cache_find() looks first */
+
+	/* The kernel as last read: one snapshot per interval, its memory
+	 * reused; the reader keeps files open and aliases between them. */
+	struct sleeb_reader *reader;
+	struct sleeb_cache_set snap;
+	uint64_t last_verify_usec;      /* CLOCK_MONOTONIC of the last verifying snapshot */
+	bool snap_verify;               /* this snapshot reads every managed cache's
+					 * tunables from sysfs (see manager_snapshot) */
 
 	bool monitor_only;
 	/* Drift checks run every drift_every-th interval (1: every one; the
@@ -198,8 +208,25 @@ void manager_drop_cache(Manager *m, const char *id);
  */
 void manager_verify(Manager *m, uint64_t now_usec);
 
-/* One auto-tuning interval over every AutoTune cache. */
-int manager_autotune(Manager *m, uint64_t now_usec);
+/*
+ * Reads the kernel into m->snap: /proc/slabinfo, and from sysfs only what
+ * the decisions need: queue_stats of auto-tuned caches (of every cache
+ * with PrometheusTextfile=), tunables where slabinfo's columns disagree
+ * with what sleebd last read or wrote, everything for a cache not seen
+ * before. With @verify (every SLEEB_VERIFY_USEC, and at start and reload)
+ * also the tunables of every cache with a target: the slower pace at
+ * which static targets are checked against sysfs itself.
+ */
+int manager_snapshot(Manager *m, bool verify);
+
+#define SLEEB_VERIFY_USEC (30 * SLEEB_USEC_PER_SEC)
+
+/* The interval's rescan: the static policy for caches new in m->snap. */
+int manager_rescan(Manager *m);
+
+/* One auto-tuning interval over every AutoTune cache, from m->snap: each
+ * rate is events over the time between the reads of its counters. */
+int manager_autotune(Manager *m);
 
 /* Writes back every original in the state; removes the state file. */
 int manager_restore_all(Manager *m);

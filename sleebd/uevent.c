@@ -68,8 +68,10 @@ static int on_uevent(sd_event_source *s, int fd, uint32_t revents, void *userdat
 			if (errno == EINTR)
 				continue;
 			if (errno == ENOBUFS) {
-				/* Lost events: the rescan will find the caches. */
+				/* Lost events: the rescan will find the caches,
+				 * and must list their aliases again. */
 				log_debug("uevent socket overflowed, relying on the next rescan");
+				sleeb_reader_forget(l->m->reader, NULL);
 				continue;
 			}
 			break;  /* EAGAIN: drained */

@@ -14,8 +14,8 @@ pkgs=(
 	# userspace build and tests
 	meson ninja-build pkg-config libsystemd-dev libmnl-dev check
 	clang libclang-rt-14-dev jq
-	# benchmarks
-	rt-tests
+	# benchmarks (strace: tools/bench-daemon.sh counts sleebd's system calls)
+	rt-tests strace
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -34,6 +34,7 @@ struct sleeb_cache {
 	struct sleeb_tunables tunables;  /* sysfs if has_queues, else slabinfo's */
 	bool has_stats;                  /* queue_stats was read */
 	struct sleeb_queue_stats stats;
+	uint64_t stats_usec;             /* CLOCK_MONOTONIC right after it was read */
 	int naliases;                    /* other names of the same kmem_cache */
 	char aliases[SLEEB_ALIASES_MAX]; /* comma-separated (may be cut short) */
 };
@@ -41,19 +42,76 @@ struct sleeb_cache {
 struct sleeb_cache_set {
 	struct sleeb_cache *caches;  /* in /proc/slabinfo order */
 	size_t n;
+	size_t cap;                  /* allocated; sleeb_reader_load() reuses it */
 	bool sleeb_kernel;           /* some cache has cpu_queue_size, or
 					 * non-zero slabinfo tunables */
-	uint64_t timestamp_usec;     /* CLOCK_MONOTONIC when loaded */
+	uint64_t timestamp_usec;     /* CLOCK_MONOTONIC right after /proc/slabinfo
+				      * was read */
 };
 
 /*
  * Load a snapshot under the current root: /proc/slabinfo (required), then
- * sysfs (optional: a missing /sys/kernel/slab just leaves has_sysfs false).
+ * sysfs (optional: a missing /sys/kernel/slab just leaves has_sysfs false),
+ * every cache's tunables and queue_stats.  A cache destroyed meanwhile
+ * (listed by /proc/slabinfo, its sysfs directory gone by the time it is
+ * read) is left out: it no longer exists, which is not an error.
  * Returns the number of caches or a negative errno from the slabinfo
  * parser or from reading an attribute that exists but cannot be read or
  * parsed; @err says which.  On error @out is left empty.
  */
 int sleeb_cache_set_load(struct sleeb_cache_set *out, struct sleeb_error *err);
+
+/*
+ * A reader for a program that takes a snapshot every few seconds for as
+ * long as it runs (sleebd).  It keeps what does not change from one
+ * snapshot to the next: which caches have a sysfs directory and queue
+ * attributes, their merged aliases (the /sys/kernel/slab listing is read
+ * again only when /proc/slabinfo names a cache it does not know, or after
+ * sleeb_reader_forget()), /proc/slabinfo and the queue_stats files open on
+ * the real proc and sysfs (read with pread(); a fake tree's plain files
+ * are opened each time, so that a test may replace them).  And it reads
+ * from sysfs only what the caller asks for, cache by cache: /proc/slabinfo
+ * already has everything else, tunables included (where its columns
+ * have not changed since sysfs was last read, what sysfs said then).
+ */
+struct sleeb_reader;
+
+/* What a load reads from sysfs for one cache, on top of /proc/slabinfo. */
+enum {
+	SLEEB_READ_TUNABLES = 1u << 0,  /* the three attributes rather than
+					 * slabinfo's tunables columns (the same
+					 * numbers on a SLEEB kernel; a fake
+					 * tree's slabinfo is never rewritten) */
+	SLEEB_READ_STATS = 1u << 1,     /* queue_stats */
+	SLEEB_READ_ALL = SLEEB_READ_TUNABLES | SLEEB_READ_STATS,
+};
+
+/*
+ * Asked once per cache and load, after /proc/slabinfo was read (@c holds
+ * its line, has_sysfs, has_queues, aliases and slabinfo's tunables):
+ * which of SLEEB_READ_* to read for it.
+ */
+typedef unsigned (*sleeb_reader_want_fn)(const struct sleeb_cache *c, void *userdata);
+
+int sleeb_reader_new(struct sleeb_reader **ret);
+struct sleeb_reader *sleeb_reader_free(struct sleeb_reader *rd);
+
+/*
+ * A cache was created or destroyed (uevent), or the caller wants a fresh
+ * view anyway: forget what is known about @name (NULL: about every cache),
+ * so that the next load lists /sys/kernel/slab again.
+ */
+void sleeb_reader_forget(struct sleeb_reader *rd, const char *name);
+
+/*
+ * Load a snapshot into @out as sleeb_cache_set_load() does, reading from
+ * sysfs what @want asks for (NULL: SLEEB_READ_ALL for every cache).
+ * @out's memory is reused: zero it before the first load, free it with
+ * sleeb_cache_set_free() after the last.  Returns as
+ * sleeb_cache_set_load(); on error @out is empty (n == 0).
+ */
+int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *userdata,
+		      struct sleeb_cache_set *out, struct sleeb_error *err);
 
 void sleeb_cache_set_free(struct sleeb_cache_set *set);
 

@@ -73,3 +73,6 @@ void control(const char *cmd, uid_t uid, char *out, size_t len);
 /* main() of a host test binary: SLEEBD SLEEBCTL as arguments, root only
  * (77, skipped, otherwise); add_tests adds the tests to the one TCase. */
 int host_main(int argc, char *argv[], const char *name, void (*add_tests)(TCase *tc));
+
+/* Sets cpu_queue_size as a write to the kernel would: sysfs and slabinfo. */
+void host_set_queue(const char *cache, unsigned q);

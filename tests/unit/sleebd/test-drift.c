@@ -80,8 +80,8 @@ START_TEST(test_manual_write_restored)
 
 	/* A manual change to a managed cache, and one to an unmanaged one. */
 	t0 = now_ms();
-	writef("sys/kernel/slab/kmalloc-64/cpu_queue_size", "100\n");
-	writef("sys/kernel/slab/dentry/cpu_queue_size", "100\n");
+	host_set_queue("kmalloc-64", 100);
+	host_set_queue("dentry", 100);
 	ck_assert_msg(wait_attr("kmalloc-64", "cpu_queue_size", 256), "kmalloc-64 stays at %d",
 		      attr("kmalloc-64", "cpu_queue_size"));
 	took = now_ms() - t0;
@@ -106,7 +106,7 @@ START_TEST(test_manual_write_restored)
 
 	/* Again: restored again, but not logged again. */
 	usleep(300000);
-	writef("sys/kernel/slab/kmalloc-64/cpu_queue_size", "90\n");
+	host_set_queue("kmalloc-64", 90);
 	ck_assert(wait_attr("kmalloc-64", "cpu_queue_size", 256));
 	usleep(200000);
 	ck_assert_uint_eq(count(logpath, "drifted from its target"), 1);
@@ -137,7 +137,7 @@ START_TEST(test_fight_backs_off)
 	for (int i = 0; i < 200; i++) {
 		if (attr("kmalloc-64", "cpu_queue_size") == 256)
 			restores++;
-		writef("sys/kernel/slab/kmalloc-64/cpu_queue_size", "100\n");
+		host_set_queue("kmalloc-64", 100);
 		usleep(10000);
 	}
 	kill(pid, SIGTERM);

@@ -457,6 +457,28 @@ static void replace(const char *rel, const char *text)
 	free(path);
 }
 
+/* The kernel shows a tunable written to sysfs in /proc/slabinfo's
+ * tunables columns too (sleebd reads sysfs only when they disagree with
+ * what it knows): the same in the fake tree. */
+static void slabinfo_set_queue(const char *cache, unsigned q)
+{
+	char *path = test_path(root, "proc/slabinfo"), *text = test_read_file(path), *line, *t, num[8];
+	size_t clen = strlen(cache);
+
+	ck_assert_ptr_nonnull(text);
+	for (line = text; line && !(strncmp(line, cache, clen) == 0 && line[clen] == ' ');
+	     line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		;
+	ck_assert_ptr_nonnull(line);
+	t = strstr(line, ": tunables ");
+	ck_assert_ptr_nonnull(t);
+	snprintf(num, sizeof(num), "%4u", q);
+	memcpy(t + strlen(": tunables "), num, 4);
+	replace("proc/slabinfo", text);
+	free(text);
+	free(path);
+}
+
 START_TEST(test_daemon)
 {
 	static const char last[] = "\nsleeb_monitor_only 0\n";
@@ -501,6 +523,7 @@ START_TEST(test_daemon)
 	/* Values follow sysfs: counters and a value someone else set. */
 	replace("sys/kernel/slab/dentry/queue_stats", "alloc_refill 1000\nfree_drain 2000\n");
 	replace("sys/kernel/slab/big-cache/cpu_queue_size", "16\n");
+	slabinfo_set_queue("big-cache", 16);
 	text = wait_for("sleeb_queue_free_drain_total{cache=\"dentry\"} 2000\n");
 	ck_assert_ptr_nonnull(text);
 	free(text);

@@ -293,6 +293,114 @@ START_TEST(test_autotune_grow_and_shrink)
 }
 END_TEST
 
+static uint64_t mono_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
+}
+
+/*
+ * Serves kmalloc-64/queue_stats through a FIFO until killed: each time
+ * sleebd opens it, the 4th time only after 400 ms, then writes
+ * alloc_refill = the CLOCK_MONOTONIC microsecond it is written at (the
+ * kernel's counters tick at a steady 1,000,000 a second, whenever they
+ * are read) and appends "open_usec written_usec" to @times. It then waits
+ * 120 ms before serving again, so each read sees one serve.
+ */
+static pid_t serve_queue_stats(const char *fifo, const char *times)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid > 0)
+		return pid;
+	for (int k = 0;; k++) {
+		int fd = open(fifo, O_WRONLY);
+		uint64_t opened = mono_usec(), now;
+		FILE *t;
+
+		if (fd < 0)
+			_exit(1);
+		if (k == 3)
+			usleep(400000);
+		now = mono_usec();
+		dprintf(fd, "alloc_refill %llu\nfree_drain 0\n", (unsigned long long) now);
+		close(fd);
+		t = fopen(times, "a");
+		if (!t)
+			_exit(2);
+		fprintf(t, "%llu %llu\n", (unsigned long long) opened, (unsigned long long) now);
+		fclose(t);
+		/* A FIFO's next writer may open while the reader is still
+		 * open: give it time to see the end and close first. */
+		usleep(120000);
+	}
+}
+
+/*
+ * Rates are events over the time between the reads, and one interval
+ * reads the kernel once. A read that comes late (a slow sysfs, a loaded
+ * machine) must not change the rate; the timer's scheduled time would.
+ */
+START_TEST(test_autotune_rate_from_read_time)
+{
+	char fifo[256], times[256], line[128], *log;
+	unsigned long long opened[64], written[64];
+	const char *at;
+	double rate, want;
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	pid_t pid, feeder;
+	int n = 0;
+	FILE *t;
+
+	make_tree(true);
+	writef("etc/sleeb/sleebd.conf", "[Daemon]\nInterval=200ms\nAutoTuneGrowRate=1\nAutoTuneIdleFlow=0\n"
+	       "AutoTuneGrowAfter=1\nAutoTuneCooldown=1000\n");
+	writef("etc/sleeb/policy.d/10-auto.conf", "[Cache]\nMatch=kmalloc-64\nAutoTune=yes\nAutoTuneMin=16\nAutoTuneMax=960\n");
+	snprintf(fifo, sizeof(fifo), "%s/sys/kernel/slab/kmalloc-64/queue_stats", root);
+	snprintf(times, sizeof(times), "%s/serves", root);
+	ck_assert_int_eq(unlink(fifo), 0);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	feeder = serve_queue_stats(fifo, times);
+	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
+	ck_assert_msg(wait_attr("kmalloc-64", "cpu_queue_size", 240), "never grew: queue %d",
+		      attr("kmalloc-64", "cpu_queue_size"));
+	usleep(700000);
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
+	kill(feeder, SIGKILL);
+	test_wait_exit(feeder);
+
+	t = fopen(times, "r");
+	ck_assert_ptr_nonnull(t);
+	while (n < 64 && fgets(line, sizeof(line), t) && sscanf(line, "%llu %llu", &opened[n], &written[n]) == 2)
+		n++;
+	fclose(t);
+	ck_assert_int_ge(n, 5);
+	/* One read per interval: reads start at least 200 ms apart (an
+	 * interval is timed from the start of the last), never two in one
+	 * interval, which here would wait only for the 120 ms pause. */
+	for (int k = 1; k < n; k++)
+		ck_assert_msg(opened[k] - opened[k - 1] >= 160000,
+			      "queue_stats read twice within %llu us (reads %d and %d): more than one snapshot per interval",
+			      opened[k] - opened[k - 1], k - 1, k);
+	/* The first rate (the one that grew the queue), as logged. */
+	log = test_read_file(logpath);
+	ck_assert_ptr_nonnull(log);
+	at = strstr(log, "/s/cpu above 1 for 1 intervals");
+	ck_assert_msg(at, "no grow in the log:\n%s", log);
+	while (at > log && at[-1] >= '0' && at[-1] <= '9')
+		at--;
+	rate = strtod(at, NULL);
+	want = 1e6 / (double) (ncpus > 0 ? ncpus : 1);
+	ck_assert_msg(rate > want * 0.9 && rate < want * 1.1,
+		      "rate %.0f/s/cpu, the counters moved at %.0f/s/cpu", rate, want);
+	free(log);
+}
+END_TEST
+
 /* Collects sd_notify datagrams into all (appended) until want shows up
  * after from (or anywhere if from is NULL), at most ms milliseconds. */
 static void collect(int fd, int ms, char *all, size_t len, const char *want)
@@ -364,6 +472,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_sigkill_then_restart);
 	tcase_add_test(tc, test_rollback_no);
 	tcase_add_test(tc, test_autotune_grow_and_shrink);
+	tcase_add_test(tc, test_autotune_rate_from_read_time);
 	tcase_add_test(tc, test_notify_and_watchdog);
 }
 
