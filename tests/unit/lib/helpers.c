@@ -164,3 +164,21 @@ int test_wait_exit(pid_t pid)
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
+
+char *test_slabinfo_with_queue(const char *root, const char *cache, unsigned q)
+{
+	char *path = test_path(root, "proc/slabinfo"), *text = test_read_file(path), *line, *t, num[8];
+	size_t clen = strlen(cache);
+
+	ck_assert_ptr_nonnull(text);
+	for (line = text; line && !(strncmp(line, cache, clen) == 0 && line[clen] == ' ');
+	     line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		;
+	ck_assert_ptr_nonnull(line);
+	t = strstr(line, ": tunables ");
+	ck_assert_ptr_nonnull(t);
+	snprintf(num, sizeof(num), "%4u", q);
+	memcpy(t + strlen(": tunables "), num, 4);
+	free(path);
+	return text;
+}

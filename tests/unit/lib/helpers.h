@@ -58,3 +58,7 @@ void test_child_setup(const char *logpath);
 
 /* Wait for @pid: its exit status, or 128 + the signal that killed it. */
 int test_wait_exit(pid_t pid);
+
+/* <root>/proc/slabinfo's text with cache's limit column (cpu_queue_size)
+ * set to q, as the kernel shows a write to sysfs; free() it. */
+char *test_slabinfo_with_queue(const char *root, const char *cache, unsigned q);

@@ -238,22 +238,11 @@ int host_main(int argc, char *argv[], const char *name, void (*add_tests)(TCase 
  */
 void host_set_queue(const char *cache, unsigned q)
 {
-	char *path = test_path(root, "proc/slabinfo"), *text = test_read_file(path), *line, *t, num[8];
-	size_t clen = strlen(cache);
+	char *text = test_slabinfo_with_queue(root, cache, q);
 	char rel[256];
 
-	ck_assert_ptr_nonnull(text);
-	for (line = text; line && !(strncmp(line, cache, clen) == 0 && line[clen] == ' ');
-	     line = strchr(line, '\n'), line = line ? line + 1 : NULL)
-		;
-	ck_assert_ptr_nonnull(line);
-	t = strstr(line, ": tunables ");
-	ck_assert_ptr_nonnull(t);
-	snprintf(num, sizeof(num), "%4u", q);
-	memcpy(t + strlen(": tunables "), num, 4);
 	snprintf(rel, sizeof(rel), "sys/kernel/slab/%s/cpu_queue_size", cache);
 	writef(rel, "%u\n", q);
 	writef("proc/slabinfo", "%s", text);
 	free(text);
-	free(path);
 }

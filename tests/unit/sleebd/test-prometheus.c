@@ -462,21 +462,10 @@ static void replace(const char *rel, const char *text)
  * what it knows): the same in the fake tree. */
 static void slabinfo_set_queue(const char *cache, unsigned q)
 {
-	char *path = test_path(root, "proc/slabinfo"), *text = test_read_file(path), *line, *t, num[8];
-	size_t clen = strlen(cache);
+	char *text = test_slabinfo_with_queue(root, cache, q);
 
-	ck_assert_ptr_nonnull(text);
-	for (line = text; line && !(strncmp(line, cache, clen) == 0 && line[clen] == ' ');
-	     line = strchr(line, '\n'), line = line ? line + 1 : NULL)
-		;
-	ck_assert_ptr_nonnull(line);
-	t = strstr(line, ": tunables ");
-	ck_assert_ptr_nonnull(t);
-	snprintf(num, sizeof(num), "%4u", q);
-	memcpy(t + strlen(": tunables "), num, 4);
 	replace("proc/slabinfo", text);
 	free(text);
-	free(path);
 }
 
 START_TEST(test_daemon)
