@@ -36,15 +36,12 @@ void sleeb_diag_done(struct sleeb_diag *d)
 	d->n = 0;
 }
 
-int sleeb_diag_add(struct sleeb_diag *d, const char *file, unsigned line, const char *fmt, ...)
+static int diag_vadd(struct sleeb_diag *d, const char *file, unsigned line, const char *fmt, va_list ap)
 {
 	char *what = NULL, *msg = NULL, **n;
-	va_list ap;
 	int r;
 
-	va_start(ap, fmt);
 	r = vasprintf(&what, fmt, ap);
-	va_end(ap);
 	if (r < 0)
 		return -ENOMEM;
 
@@ -64,6 +61,17 @@ int sleeb_diag_add(struct sleeb_diag *d, const char *file, unsigned line, const 
 	d->msgs = n;
 	d->msgs[d->n++] = msg;
 	return 0;
+}
+
+int sleeb_diag_add(struct sleeb_diag *d, const char *file, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = diag_vadd(d, file, line, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 int sleeb_strv_push(char ***l, size_t *n, char *s)
@@ -246,17 +254,12 @@ int sleeb_ini_parse(const char *file, const char *buf, size_t len, const struct 
 
 int sleeb_diag_bad(struct sleeb_diag *d, const char *file, unsigned line, const char *fmt, ...)
 {
-	char *what;
 	va_list ap;
 	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&what, fmt, ap);
+	r = diag_vadd(d, file, line, fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	r = sleeb_diag_add(d, file, line, "%s", what);
-	free(what);
 	return r < 0 ? r : -EINVAL;
 }
 
