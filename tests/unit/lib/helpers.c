@@ -182,3 +182,15 @@ char *test_slabinfo_with_queue(const char *root, const char *cache, unsigned q)
 	free(path);
 	return text;
 }
+
+void test_replace_at(const char *root, const char *rel, const char *text)
+{
+	char *tmp, *path;
+
+	ck_assert_int_ge(asprintf(&tmp, "%s/%s.new", root, rel), 0);
+	path = test_path(root, rel);
+	test_write_file(tmp, text);
+	ck_assert_int_eq(rename(tmp, path), 0);
+	free(tmp);
+	free(path);
+}

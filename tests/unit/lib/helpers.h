@@ -62,3 +62,7 @@ int test_wait_exit(pid_t pid);
 /* <root>/proc/slabinfo's text with cache's limit column (cpu_queue_size)
  * set to q, as the kernel shows a write to sysfs; free() it. */
 char *test_slabinfo_with_queue(const char *root, const char *cache, unsigned q);
+
+/* Replaces <root>/<rel> with text atomically (a new file renamed over it),
+ * as sysfs shows a new value to a reader that opens it again. */
+void test_replace_at(const char *root, const char *rel, const char *text);

@@ -445,17 +445,7 @@ static char *wait_for(const char *want)
 }
 
 /* Replaces a file atomically, as sysfs would show a new value. */
-static void replace(const char *rel, const char *text)
-{
-	char *tmp, *path;
-
-	ck_assert_int_ge(asprintf(&tmp, "%s/%s.new", root, rel), 0);
-	path = test_path(root, rel);
-	test_write_file(tmp, text);
-	ck_assert_int_eq(rename(tmp, path), 0);
-	free(tmp);
-	free(path);
-}
+#define replace(rel, text) test_replace_at(root, rel, text)
 
 /* The kernel shows a tunable written to sysfs in /proc/slabinfo's
  * tunables columns too (sleebd reads sysfs only when they disagree with

@@ -235,16 +235,7 @@ START_TEST(test_rollback_no)
 END_TEST
 
 /* Replaces a file atomically, as sysfs would show a new value. */
-static void replace(const char *rel, const char *text)
-{
-	char tmp[256], path[256];
-
-	snprintf(tmp, sizeof(tmp), "%s.new", rel);
-	writef(tmp, "%s", text);
-	snprintf(tmp, sizeof(tmp), "%s/%s.new", root, rel);
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	ck_assert_int_eq(rename(tmp, path), 0);
-}
+#define replace(rel, text) test_replace_at(root, rel, text)
 
 START_TEST(test_autotune_grow_and_shrink)
 {
