@@ -52,8 +52,9 @@ enum insn_class insn_classify(const uint8_t *b, size_t n, unsigned *op, unsigned
 	/* xchg r, r/m with a memory operand locks without a prefix. */
 	if ((b[i] == 0x86 || b[i] == 0x87) && (b[i + 1] >> 6) != 3)
 		return INSN_LOCKED;
-	/* cmpxchg8b/16b (0f c7 /1, memory only): SLUB's per-cpu fast path
-	 * uses it without a lock prefix; it costs about as much either way. */
+	/* cmpxchg8b/16b (0f c7 /1, memory only), locked or not: SLUB's
+	 * per-cpu fast path uses it without a lock prefix, and it is a
+	 * microcoded instruction of tens of cycles either way. */
 	if (b[i] == 0x0f && i + 2 < n && b[i + 1] == 0xc7 && ((b[i + 2] >> 3) & 7) == 1 &&
 	    (b[i + 2] >> 6) != 3)
 		return INSN_LOCKED;
