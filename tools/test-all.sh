@@ -3,8 +3,9 @@
 #
 # The whole test suite, from a fresh Debian 12 machine (run as root):
 # installs what is missing, builds the three kernel variants and the
-# userspace (with ASan/UBSan), then runs every meson suite: unit, fuzz and the
-# guest suites. Extra arguments go to `meson test` (e.g. --suite vm-boot).
+# userspace (with ASan/UBSan), then runs every meson suite: unit, fuzz,
+# perf-model (the model clock's own tests, a few minutes) and the guest
+# suites. Extra arguments go to `meson test` (e.g. --suite vm-boot).
 # The last line is the plain summary "N passed, N failed, N skipped".
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,6 +20,9 @@ rootfs=$(vm-images/debian-rootfs.sh)
 export SLEEB_PROMTOOL=$rootfs/usr/bin/promtool
 if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" -Db_sanitize=address,undefined -Db_lundef=false
+elif tools/qemu-plugin-api.sh >/dev/null && ! grep -q 'model-clock.so' "$build/build.ninja"; then
+	# Set up before qemu-plugin.h was fetched: now the plugin can build.
+	meson setup --reconfigure "$build"
 fi
 meson compile -C "$build"
 set +e

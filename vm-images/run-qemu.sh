@@ -7,6 +7,7 @@
 #   vm-images/run-qemu.sh --kernel BZIMAGE (--initrd CPIO | --disk IMAGE)
 #                         --logdir DIR [--timeout SECONDS] [--append "CMDLINE"]
 #                         [--clock mttcg|icount|kvm] [--mem SIZE] [--interactive]
+#                         [--plugin SO[,ARG=VALUE...]] [--seed N] [--one-cpu]
 #
 # Machine: 4 vCPUs in 2 NUMA nodes (cpus 0-1 on node 0, 2-3 on node 1), 2 GiB
 # split evenly, serial console (ttyS0) to DIR/console.log and the test channel
@@ -21,13 +22,26 @@
 # --disk boots IMAGE (vm-images/systemd-image.sh) as /dev/vda, a virtio disk,
 # with systemd as init; the image is changed by the boot.
 #
+# --plugin loads a TCG plugin, the model clock (model-clock/model-clock.so)
+# with the machine's NUMA layout added to its arguments (cpunodes, and
+# nodemem for each node's guest physical range); it needs --clock icount.
+# --seed N makes the guest's randomness and wall clock the same in every
+# boot: QEMU's -seed N (RDRAND and friends from a seeded generator) and an
+# RTC that starts at a fixed date and follows the virtual clock. With
+# --clock icount the boot then runs the same instructions every time.
+#
+# --one-cpu boots 1 vCPU on one node instead: with --clock icount and
+# --seed, QEMU 7.2 then repeats a boot instruction for instruction, which
+# it does not do with 4 vCPUs (their interleaving, and so where the
+# kernel's interrupts land, varies from boot to boot).
+#
 # --interactive puts the console on this terminal instead (no log, no timeout).
 #
 # Exit status: 0 when the guest powered off by itself, 124 on timeout (the
 # guest is killed), QEMU's own status otherwise.
 set -euo pipefail
 
-kernel='' initrd='' disk='' logdir='' append='' timeout=600 mem=2G interactive=0
+kernel='' initrd='' disk='' logdir='' append='' timeout=600 mem=2G interactive=0 plugin='' seed='' one_cpu=0
 clock=${SLEEB_QEMU_CLOCK:-mttcg}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -40,6 +54,9 @@ while [ $# -gt 0 ]; do
 	--clock) clock=$2; shift ;;
 	--mem) mem=$2; shift ;;
 	--interactive) interactive=1 ;;
+	--plugin) plugin=$2; shift ;;
+	--seed) seed=$2; shift ;;
+	--one-cpu) one_cpu=1 ;;
 	*) echo "run-qemu.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -58,16 +75,34 @@ esac
 
 half=$(( $(numfmt --from=iec "$mem") / 2 ))
 # shellcheck disable=SC2054
-machine=(
-	"${accel[@]}"
-	-machine pc -m "$mem" -smp 4,sockets=2,cores=2,threads=1
-	-object memory-backend-ram,id=m0,size="$half"
-	-object memory-backend-ram,id=m1,size="$half"
-	-numa node,nodeid=0,cpus=0-1,memdev=m0
-	-numa node,nodeid=1,cpus=2-3,memdev=m1
-	-kernel "$kernel"
-	-display none -vga none -nodefaults -no-reboot
-)
+machine=("${accel[@]}" -machine pc -m "$mem")
+if [ $one_cpu = 1 ]; then
+	machine+=(-smp 1)
+	layout="cpunodes=0,nodemem=0:0+$((half * 2))"
+else
+	# shellcheck disable=SC2054
+	machine+=(
+		-smp 4,sockets=2,cores=2,threads=1
+		-object memory-backend-ram,id=m0,size="$half"
+		-object memory-backend-ram,id=m1,size="$half"
+		-numa node,nodeid=0,cpus=0-1,memdev=m0
+		-numa node,nodeid=1,cpus=2-3,memdev=m1
+	)
+	layout="cpunodes=0:0:1:1,nodemem=0:0+$half,nodemem=1:$half+$half"
+fi
+machine+=(-kernel "$kernel" -display none -vga none -nodefaults -no-reboot)
+if [ -n "$plugin" ]; then
+	[ "$clock" = icount ] || { echo "run-qemu.sh: --plugin needs --clock icount (single-threaded TCG)" >&2; exit 2; }
+	# The pc machine maps all RAM from 0 when it is below 3.5 GiB; above
+	# that a part moves over 4 GiB, which these ranges do not describe.
+	[ $((half * 2)) -le $((0xe0000000)) ] ||
+		{ echo "run-qemu.sh: --plugin supports at most 3.5 GiB of guest memory" >&2; exit 2; }
+	machine+=(-plugin "file=$plugin,$layout")
+fi
+if [ -n "$seed" ]; then
+	# shellcheck disable=SC2054
+	machine+=(-seed "$seed" -rtc base=2026-01-01T00:00:00,clock=vm)
+fi
 if [ -n "$disk" ]; then
 	# cache=unsafe: the image is thrown away after the boot, so host-side
 	# flushes buy nothing.

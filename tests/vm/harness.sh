@@ -6,7 +6,7 @@
 #   tests/vm/harness.sh SUITE VARIANT [--build-dir DIR] [--timeout S]
 #                       [--append "CMDLINE"] [--extra HOSTPROG]...
 #                       [--image busybox|systemd] [--kernel-out DIR]
-#                       [--tag NAME]
+#                       [--tag NAME] [--plugin SO[,ARGS]] [--seed N] [--one-cpu]
 #
 # Builds the variant when needed (kernel/build.sh), makes the guest with the
 # suite's guest scripts (tests/vm/guest/SUITE/*.sh): a busybox initramfs
@@ -22,7 +22,9 @@
 #     general protection fault, kmemleak leaks).
 # Exit status 0 only when every test point passed. Logs stay in
 # DIR/vm-logs/SUITE-VARIANT[-NAME] (or a temporary dir without --build-dir);
-# --tag NAME keeps two boots of one suite and variant apart.
+# --tag NAME keeps two boots of one suite and variant apart. --plugin,
+# --seed and --one-cpu go to vm-images/run-qemu.sh (the model clock, a
+# reproducible boot).
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -31,7 +33,7 @@ suite=${1:?usage: harness.sh SUITE VARIANT [--build-dir DIR] [...]}
 variant=${2:?usage: harness.sh SUITE VARIANT [--build-dir DIR] [...]}
 shift 2
 build_dir='' timeout=${SLEEB_VM_TIMEOUT:-900} append='' image=busybox kout='' tag=''
-extras=()
+extras=() qemu_extra=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build-dir) build_dir=$(cd "$2" && pwd); shift ;;
@@ -41,6 +43,8 @@ while [ $# -gt 0 ]; do
 	--image) image=$2; shift ;;
 	--kernel-out) kout=$(cd "$2" && pwd); shift ;;
 	--tag) tag=-$2; shift ;;
+	--plugin | --seed) qemu_extra+=("$1" "$2"); shift ;;
+	--one-cpu) qemu_extra+=("$1") ;;
 	*) echo "harness.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -95,7 +99,8 @@ fi
 echo "# booting $variant ($(cat "$kout/kernelrelease")) with the $image guest for suite $suite, logs in $logdir"
 start=$(date +%s)
 "$top/vm-images/run-qemu.sh" --kernel "$kout/bzImage" "${guest[@]}" \
-	--logdir "$logdir" --timeout "$timeout" --append "sleeb.suite=$suite $append"
+	--logdir "$logdir" --timeout "$timeout" --append "sleeb.suite=$suite $append" \
+	${qemu_extra[@]+"${qemu_extra[@]}"}
 qemu_rc=$?
 echo "# guest ran $(( $(date +%s) - start )) s, qemu exit status $qemu_rc"
 
