@@ -6,7 +6,7 @@
 #
 #   vm-images/run-qemu.sh --kernel BZIMAGE (--initrd CPIO | --disk IMAGE)
 #                         --logdir DIR [--timeout SECONDS] [--append "CMDLINE"]
-#                         [--clock mttcg|icount|kvm] [--mem SIZE] [--interactive]
+#                         [--clock mttcg|single|icount|kvm] [--mem SIZE] [--interactive]
 #                         [--plugin SO[,ARG=VALUE...]] [--seed N] [--one-cpu]
 #
 # Machine: 4 vCPUs in 2 NUMA nodes (cpus 0-1 on node 0, 2-3 on node 1), 2 GiB
@@ -16,6 +16,8 @@
 # Clocks: mttcg (default) is multi-threaded TCG, for wall-clock runs;
 # icount is single-threaded TCG with -icount shift=0,sleep=off, in which guest
 # time advances 1 ns per instruction (a deterministic path-length clock);
+# single is single-threaded TCG on the real clock (one host thread runs the
+# vCPUs in turn: what tools/int3-evidence.sh compares mttcg with);
 # kvm only when asked for (nested KVM hangs on some hosts). SLEEB_QEMU_CLOCK
 # sets the default.
 #
@@ -68,9 +70,10 @@ command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 missing (
 # shellcheck disable=SC2054 # commas belong to QEMU options
 case "$clock" in
 mttcg) accel=(-accel tcg,thread=multi -cpu max) ;;
+single) accel=(-accel tcg,thread=single -cpu max) ;;
 icount) accel=(-accel tcg,thread=single -icount shift=0,sleep=off -cpu max) ;;
 kvm) accel=(-accel kvm -cpu host) ;;
-*) echo "run-qemu.sh: unknown clock '$clock' (mttcg, icount, kvm)" >&2; exit 2 ;;
+*) echo "run-qemu.sh: unknown clock '$clock' (mttcg, single, icount, kvm)" >&2; exit 2 ;;
 esac
 
 half=$(( $(numfmt --from=iec "$mem") / 2 ))
