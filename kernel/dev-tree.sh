@@ -66,7 +66,7 @@ export_series() {
 	trap 'rm -rf "$tmp"' EXIT
 	# --zero-commit: the files do not change with the dev tree's commit
 	# ids, so exporting an unchanged series changes nothing.
-	git -C "$dir" format-patch -q --no-signature --zero-commit -o "$tmp" pristine..HEAD
+	git -C "$dir" format-patch -q --no-numbered --no-signature --zero-commit -o "$tmp" pristine..HEAD
 	rm -f "$here"/patches/*.patch
 	cp "$tmp"/*.patch "$here/patches/"
 	{

@@ -17,7 +17,10 @@
  * nodes' cpus (every migrate_us), so allocations are preempted and
  * migrated wherever the allocator lets them. With memcgs= the threads
  * charge half of their allocations (__GFP_ACCOUNT) to those memory
- * cgroups, so accounted objects move through the queues too.
+ * cgroups, so accounted objects move through the queues too. Some objects
+ * come from kmem_cache_alloc_bulk() and go back through
+ * kmem_cache_free_bulk(), kfree_bulk() or, after a grace period,
+ * kvfree_rcu_mightsleep(), the bulk paths that the queues serve as well.
  *
  * Loading runs the whole stress (duration_s seconds) and prints one line,
  * "sleeb_stress: PASS ..." or "sleeb_stress: FAIL ...". The verdict rests on
@@ -58,6 +61,7 @@
 #include <linux/module.h>
 #include <linux/nodemask.h>
 #include <linux/prandom.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/mm.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -315,6 +319,74 @@ static void stress_tiny(struct rnd_state *rnd)
 }
 
 /*
+ * The bulk paths: up to 32 objects of the dedicated cache from one bulk
+ * allocation, freed in one kmem_cache_free_bulk() or kfree_bulk() (no
+ * cache given: the path kfree_rcu() batches end in), or one by one with
+ * kvfree_rcu_mightsleep(); or kmalloc objects of mixed sizes freed with
+ * kfree_bulk(). Each object is checked and leaves the live set before it
+ * is handed back.
+ */
+static void stress_bulk(struct rnd_state *rnd, bool account)
+{
+	unsigned int i, n = 1 + prandom_u32_state(rnd) % 32;
+	u32 how = prandom_u32_state(rnd) % 4;
+	gfp_t gfp = GFP_KERNEL;
+	struct stress_obj *o;
+	void *p[32];
+
+	if (account && (prandom_u32_state(rnd) & 1))
+		gfp |= __GFP_ACCOUNT;
+	if (how == 3) {
+		for (i = 0; i < n; i++) {
+			p[i] = kmalloc(sizeof(*o) + prandom_u32_state(rnd) % 2048, gfp);
+			if (!p[i])
+				break;
+		}
+		n = i;
+	} else if (kmem_cache_alloc_bulk(stress_cache, gfp, n, p) != n) {
+		n = 0;
+	}
+	if (!n) {
+		atomic_long_inc(&nr_fail);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		o = p[i];
+		live_add(o, _THIS_IP_);
+		o->self = o;
+		o->size = 0;
+		o->check = obj_check(o);
+	}
+	atomic_long_add(n, &nr_alloc);
+	if (gfp & __GFP_ACCOUNT)
+		atomic_long_add(n, &nr_accounted);
+	for (i = 0; i < n; i++) {
+		o = p[i];
+		if (o->self != o || o->check != obj_check(o)) {
+			if (atomic_long_inc_return(&nr_corrupt) <= 5)
+				pr_err("sleeb_stress: bulk object %px corrupted (self %px)\n",
+				       o, o->self);
+		}
+		o->check = 0;
+		live_del(o, _THIS_IP_);
+	}
+	switch (how) {
+	case 0:
+		kmem_cache_free_bulk(stress_cache, n, p);
+		break;
+	case 1:
+	case 3:
+		kfree_bulk(n, p);
+		break;
+	case 2:
+		for (i = 0; i < n; i++)
+			kvfree_rcu_mightsleep(p[i]);
+		break;
+	}
+	atomic_long_add(n, &nr_free);
+}
+
+/*
  * In hardirq context on whatever cpu the thread armed the timer: fill the
  * stash with a few objects, or free a few of it, the newest first, which
  * pushes them into the queues this cpu's thread may be popping or pushing.
@@ -369,7 +441,7 @@ static int stress_fn(void *arg)
 		hrtimer_start(&t->timer, ns_to_ktime(irq_us * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	while (time_before(jiffies, deadline)) {
-		switch (prandom_u32_state(&rnd) % 8) {
+		switch (prandom_u32_state(&rnd) % 9) {
 		case 0 ... 3:	/* allocate, keep locally */
 			if (n < LOCAL_OBJS) {
 				local[n] = stress_alloc(&rnd, GFP_KERNEL, nr_memcgs);
@@ -398,6 +470,9 @@ static int stress_fn(void *arg)
 			break;
 		case 7:
 			stress_tiny(&rnd);
+			break;
+		case 8:
+			stress_bulk(&rnd, nr_memcgs);
 			break;
 		}
 		cond_resched();
@@ -595,6 +670,8 @@ static int __init sleeb_stress_init(void)
 		drain_inbox(&threads[i]);
 		put_task_struct(threads[i].task);
 	}
+	/* Objects freed with kvfree_rcu_mightsleep() go back before the checks. */
+	kvfree_rcu_barrier();
 	kmem_cache_destroy(stress_cache);
 	memcgs_put();
 
