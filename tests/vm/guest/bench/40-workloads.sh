@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# Benchmark guest, part 4 (sleeb.workloads=1 on the command line): the
+# workloads of tests/vm/guest-bin/workload.c, a file churn on the
+# initramfs' tmpfs, fork/mmap/exit churn and loopback TCP request/response
+# across nodes, each with Slab/SUnreclaim right after it and 2, 8 and 30 s
+# later. sleeb.workload_iters=N sets each thread's operations (default
+# 2000; forks: a tenth of it). Prints "# BENCH work NAME THREADS OPS
+# SECONDS" and "# BENCH mem work-NAME-PHASE SLAB_KB SUNRECLAIM_KB".
+. /tests/lib.sh
+grep -q 'sleeb\.workloads=1' /proc/cmdline || exit 0
+iters=$(sed -n 's/.*sleeb\.workload_iters=\([0-9]*\).*/\1/p' /proc/cmdline)
+iters=${iters:-2000}
+cpus=$(grep -c ^processor /proc/cpuinfo)
+mem() {
+	echo "# BENCH mem $1 $(awk '/^Slab:/ {s=$2} /^SUnreclaim:/ {u=$2} END {print s, u}' /proc/meminfo)"
+}
+for w in files fork tcp; do
+	n=$iters
+	[ $w = fork ] && n=$((iters / 10))
+	threads=$cpus
+	[ $w = tcp ] && threads=$((cpus / 2 * 2))
+	out=$(cd /tmp && workload $w "$threads" "$n" 2>&1)
+	set -- $out
+	if [ "$1" = ops ]; then
+		ok "workload $w: $2 operations"
+		echo "# BENCH work $w $threads $2 $4"
+	else
+		not_ok "workload $w"
+		echo "#   $out"
+		continue
+	fi
+	mem "work-$w-after"
+	idle=0
+	for t in 2 8 30; do
+		sleep $((t - idle))
+		idle=$t
+		mem "work-$w-idle_${t}s"
+	done
+done
