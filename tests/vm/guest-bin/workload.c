@@ -200,6 +200,17 @@ static int tcp_listener(long pair)
 	return fd;
 }
 
+/* The window of workload @mode: ids are compile-time constants. */
+#define WINDOW(mode, op)					\
+	do {							\
+		if ((mode) == 0)				\
+			MODEL_CLOCK_##op(0xf00);		\
+		else if ((mode) == 1)				\
+			MODEL_CLOCK_##op(0xf01);		\
+		else						\
+			MODEL_CLOCK_##op(0xf02);		\
+	} while (0)
+
 static double now(void)
 {
 	struct timespec ts;
@@ -253,20 +264,10 @@ int main(int argc, char **argv)
 	}
 	pthread_barrier_wait(&start);
 	t0 = now();
-	if (mode == 0)
-		MODEL_CLOCK_START(0xf00);
-	else if (mode == 1)
-		MODEL_CLOCK_START(0xf01);
-	else
-		MODEL_CLOCK_START(0xf02);
+	WINDOW(mode, START);
 	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
-	if (mode == 0)
-		MODEL_CLOCK_END(0xf00);
-	else if (mode == 1)
-		MODEL_CLOCK_END(0xf01);
-	else
-		MODEL_CLOCK_END(0xf02);
+	WINDOW(mode, END);
 	t1 = now();
 	printf("ops %lu seconds %.6f\n",
 	       iterations * (unsigned long)(mode == 2 ? nthreads / 2 : nthreads), t1 - t0);
