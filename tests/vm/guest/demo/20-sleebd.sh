@@ -43,24 +43,52 @@ say "for the demo, /etc/sleeb/sleebd.conf.d/demo.conf:"
 sed 's/^/#   /' /etc/sleeb/sleebd.conf.d/demo.conf
 systemctl reload sleebd.service
 wait_ready
+say
+say "the configuration the decisions below were taken with (sleebctl status):"
+sleebctl status 2>&1 | sed -n '2,3p' | sed 's/^/#   /'
+# Rows are labelled with the guest's clock, not counted in sleeps: under
+# hackbench a row itself takes seconds of this emulated guest.
+up() { s=$(cut -d' ' -f1 /proc/uptime); echo "${s%.*}"; }
 since=$(date '+%Y-%m-%d %H:%M:%S')
 say
 say "hackbench load (2 groups of 10 sender and 10 receiver processes, unix sockets) for 30 s:"
 header
 timeout 30 hackbench -g 2 -f 10 -l 10000000 -P >/dev/null 2>&1 &
 load=$!
-for t in 5 10 15 20 25 30; do sleep 5; row "load, ${t}s"; done
-wait $load
-say "idle:"
-for t in 10 20 30 40; do sleep 10; row "idle, ${t}s"; done
-say
-say "sleebd's auto-tune decisions (journalctl -u sleebd DECISION=autotune-grow / -shrink):"
-journalctl -q -u sleebd.service --since "$since" -o cat DECISION=autotune-grow + DECISION=autotune-shrink 2>/dev/null |
-	grep -E "^($(echo $caches | tr ' ' '|')):" | head -16 | sed 's/^/#   /'
-for k in grow shrink; do
-	n=$(journalctl -q -u sleebd.service --since "$since" -o cat DECISION=autotune-$k 2>/dev/null | wc -l)
-	say "($n autotune-$k decisions on all caches)"
+t0=$(up)
+while kill -0 $load 2>/dev/null; do
+	sleep 5
+	if kill -0 $load 2>/dev/null; then row "load, $(($(up) - t0))s"; fi
 done
+wait $load
+ended=$(date +%s.%N)
+t1=$(up)
+say "idle (hackbench ended $((t1 - t0))s after it started):"
+for t in 10 20 30 40; do
+	while [ $(($(up) - t1)) -lt $t ]; do sleep 1; done
+	row "idle, $(($(up) - t1))s"
+done
+say
+# The auto-tune changes since the load started, one line each:
+# "grow|shrink EPOCH HOST sleebd[PID]: CACHE: queue/batch/shared ..."
+for k in grow shrink; do
+	journalctl -q -u sleebd.service --since "$since" -o short-unix DECISION=autotune-$k 2>/dev/null | sed "s/^/$k /"
+done >/tmp/decisions.txt
+say "sleebd's auto-tune decisions on these caches (journalctl -u sleebd DECISION=autotune-grow / -shrink):"
+sort -k2,2n /tmp/decisions.txt | cut -d' ' -f5- | grep -E "^($(echo $caches | tr ' ' '|')):" | head -16 | sed 's/^/#   /'
+say
+say "auto-tune decisions per cache, while hackbench ran and after it (caches that grew, and the table's):"
+fmt='  %-24s %11s %11s %11s %11s'
+say "$(printf "$fmt" cache grow/load shrink/load grow/idle shrink/idle)"
+# count: "CACHE KIND WHEN" per decision; WHEN is load until hackbench ended
+count() { awk -v end="$ended" '{ c = $5; sub(/:$/, "", c); print c, $1, ($2 < end ? "load" : "idle") }' /tmp/decisions.txt; }
+for c in $( (count | awk '$2 == "grow" { print $1 }'; echo $caches | tr ' ' '\n') | sort -u); do
+	say "$(printf "$fmt" "$c" $(for k in "grow load" "shrink load" "grow idle" "shrink idle"; do
+		count | grep -c "^$c $k\$"; done))"
+done
+say "$(printf "$fmt" "all $(count | cut -d' ' -f1 | sort -u | wc -l) caches" $(for k in "grow load" "shrink load" "grow idle" "shrink idle"; do
+	count | grep -c " $k\$"; done))"
+say "(the other caches' shrinks are idle caches going down to AutoTuneMin)"
 say
 say "sleebctl check:"
 sleebctl check 2>&1 | head -6 | sed 's/^/#   /'
