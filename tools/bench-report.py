@@ -51,6 +51,12 @@ def parse_runs(runs_dir):
                     records.append(dict(base, kind='profile', test=w[1], cache=w[2],
                                         n=int(w[3]), rep=0, metric=w[5], value=float(w[6]),
                                         ops=int(w[4])))
+                elif w[0] == 'work' and len(w) == 5 and float(w[3]) > 0:
+                    # Seconds per 1000 operations, so that vanilla/config
+                    # reads as every other ratio here: above 1, faster.
+                    records.append(dict(base, kind='work', test='work-' + w[1], cache='-',
+                                        n=int(w[2]), rep=0, metric='s_per_kop',
+                                        value=float(w[4]) * 1000 / float(w[3])))
                 elif w[0] == 'slab' and len(w) == 6:
                     for metric, v in (('active_objs', w[3]), ('num_objs', w[4]),
                                       ('slab_kB', w[5])):
@@ -79,6 +85,8 @@ def label(k):
     kind, test, cache, n, metric = k
     if kind == 'micro':
         return f'{test} {cache} n={n} {metric}'
+    if kind == 'work':
+        return f'{test} threads={n} {metric}'
     return f'{test} {metric}'
 
 
@@ -106,7 +114,7 @@ def icount_table(flat, configs):
              ' | '.join(f'vanilla/{c}' for c in cols) + ' |',
              '|' + '---|' * (2 + 2 * len(cols))]
     for k in sorted(flat):
-        if k[0] != 'micro':
+        if k[0] not in ('micro', 'work'):
             continue
         v = statistics.median(flat[k]['vanilla']) if 'vanilla' in flat[k] else None
         meds = [statistics.median(flat[k][c]) if c in flat[k] else None for c in cols]

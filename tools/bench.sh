@@ -16,7 +16,9 @@
 # "mttcg" (multi-threaded TCG, wall clock, noisy) with 10 boots of vanilla and
 # sleeb each for the concurrency tests and hackbench. Each boot runs the
 # sleeb_bench module (5 repetitions), hackbench and the Slab memory probes;
-# the first icount boot of each config then counts, per test, how often the
+# the first icount boot of each config then runs the workloads of
+# tests/vm/guest-bin/workload.c (file churn, fork/mmap churn, loopback TCP
+# across nodes, with Slab after each) and counts, per test, how often the
 # queues left their fast paths (sleeb_bench's profile mode).
 #
 # Writes DIR/bench/results.json (every figure) and DIR/bench/results.md
@@ -51,10 +53,12 @@ variant_of() { [ "$1" = vanilla ] && echo vanilla || echo sleeb; }
 if [ $quick = 1 ]; then
 	icount_boots=1 mttcg_boots=1 micro="sleeb.bench_reps=1 sleeb.bench_quick=1"
 	hack="sleeb.hackbench_reps=1 sleeb.hackbench_loops=20"
+	work="sleeb.workloads=1 sleeb.workload_iters=200"
 	icount_configs=(vanilla sleeb sleeb-off)
 else
 	icount_boots=2 mttcg_boots=10 micro="sleeb.bench_reps=5 sleeb.bench_quick=0"
 	hack="sleeb.hackbench_reps=3 sleeb.hackbench_loops=50"
+	work="sleeb.workloads=1 sleeb.workload_iters=1000"
 	icount_configs=(vanilla sleeb sleeb-off q16 q480)
 fi
 mttcg_configs=(vanilla sleeb)
@@ -67,7 +71,7 @@ run() { # run CLOCK CONFIG BOOT
 	# The first deterministic boot of each config also counts the queues'
 	# slow paths per test (bench/30-profile.sh), after everything timed.
 	profile=
-	[ "$clock" = icount ] && [ "$boot" = 1 ] && profile=sleeb.profile=1
+	[ "$clock" = icount ] && [ "$boot" = 1 ] && profile="sleeb.profile=1 $work"
 	SLEEB_QEMU_CLOCK=$clock tests/vm/harness.sh bench "$variant" --build-dir "$build" \
 		--extra /usr/bin/hackbench --timeout 1200 \
 		--append "${append[$cfg]} $micro $hack $profile" >"$log.tap" 2>&1 || true
