@@ -11,6 +11,8 @@ grep -q 'sleeb\.workloads=1' /proc/cmdline || exit 0
 iters=$(sed -n 's/.*sleeb\.workload_iters=\([0-9]*\).*/\1/p' /proc/cmdline)
 iters=${iters:-2000}
 cpus=$(grep -c ^processor /proc/cpuinfo)
+# The initramfs guest brings up no network: tcp needs loopback.
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 mem() {
 	echo "# BENCH mem $1 $(awk '/^Slab:/ {s=$2} /^SUnreclaim:/ {u=$2} END {print s, u}' /proc/meminfo)"
 }
