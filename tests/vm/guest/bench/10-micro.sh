@@ -9,4 +9,4 @@ echo "# BENCH queues $(cat /sys/kernel/slab/kmalloc-64/cpu_queue_size 2>/dev/nul
 dmesg -c >/dev/null
 check "sleeb_bench ran" insmod /lib/modules/sleeb_bench.ko reps="${reps:-5}" quick="${quick:-0}"
 dmesg | sed -n 's/.*SLEEB-BENCH \([a-z].*\)/# BENCH micro \1/p'
-check "sleeb_bench reported figures" dmesg | grep -q 'SLEEB-BENCH-END'
+check "sleeb_bench reported figures" sh -c "dmesg | grep -q SLEEB-BENCH-END"
