@@ -287,7 +287,7 @@ static uint64_t now_realtime_usec(void)
 static unsigned want_from_sysfs(const struct sleeb_cache *sc, void *userdata)
 {
 	Manager *m = userdata;
-	struct cache *c = cache_find(m, sc->si.name);
+	struct cache *c = cache_find(m, sc->id);  /* keyed by the sysfs id */
 	unsigned what = 0;
 
 	if (!c)
