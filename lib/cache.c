@@ -76,9 +76,8 @@ static int cache_append(const struct sleeb_slabinfo_entry *e, void *userdata)
 		set->cap = cap;
 	}
 	n = &set->caches[set->n++];
-	/* Not the whole struct: aliases[] is filled as a string below. */
-	memset(n, 0, offsetof(struct sleeb_cache, aliases));
-	n->aliases[0] = '\0';
+	memset(n, 0, sizeof(*n));
+	n->aliases = "";
 	n->si = *e;
 	snprintf(n->id, sizeof(n->id), "%s", e->name);
 	n->tunables.v[SLEEB_TUNABLE_QUEUE] = e->limit;
@@ -448,6 +447,47 @@ nomem:
 	return sleeb_error_set(err, ENOMEM, "out of memory");
 }
 
+/*
+ * Every cache's aliases into the set's pool, sized once per load so that
+ * the pointers into it stay put (the pool is reused from load to load).
+ */
+static int alias_pool_fill(struct sleeb_reader *rd, struct sleeb_cache_set *out,
+			   struct sleeb_error *err)
+{
+	size_t need = 0, used = 0;
+
+	for (size_t i = 0; i < out->n; i++) {
+		const struct known *k = known_find(rd, out->caches[i].si.name);
+
+		if (k && k->aliases)
+			need += strlen(k->aliases) + 1;
+	}
+	if (need > out->alias_pool_cap) {
+		char *p = realloc(out->alias_pool, need);
+
+		if (!p)
+			return sleeb_error_set(err, ENOMEM, "out of memory");
+		out->alias_pool = p;
+		out->alias_pool_cap = need;
+	}
+	for (size_t i = 0; i < out->n; i++) {
+		struct sleeb_cache *c = &out->caches[i];
+		const struct known *k = known_find(rd, c->si.name);
+		size_t len;
+
+		if (!k)
+			continue;
+		c->naliases = k->naliases;
+		if (!k->aliases)
+			continue;
+		len = strlen(k->aliases) + 1;
+		memcpy(out->alias_pool + used, k->aliases, len);
+		c->aliases = out->alias_pool + used;
+		used += len;
+	}
+	return 0;
+}
+
 /* Open <root>/sys/kernel/slab for this load, or -1 if there is none. */
 static int open_slab_dir(struct sleeb_reader *rd)
 {
@@ -513,6 +553,9 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 		if (r < 0)
 			goto fail;
 	}
+	r = alias_pool_fill(rd, out, err);
+	if (r < 0)
+		goto fail;
 
 	for (i = 0; i < out->n; i++) {
 		struct sleeb_cache *c = &out->caches[i];
@@ -524,11 +567,8 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 		k->gen = rd->gen;
 		c->has_sysfs = k->has_sysfs;
 		c->has_queues = k->has_queues;
-		c->naliases = k->naliases;
 		if (k->id)
 			snprintf(c->id, sizeof(c->id), "%s", k->id);
-		if (k->aliases)
-			snprintf(c->aliases, sizeof(c->aliases), "%s", k->aliases);
 		if (!c->has_queues)
 			continue;
 		out->sleeb_kernel = true;
@@ -607,8 +647,10 @@ int sleeb_cache_set_load(struct sleeb_cache_set *out, struct sleeb_error *err)
 void sleeb_cache_set_free(struct sleeb_cache_set *set)
 {
 	free(set->caches);
+	free(set->alias_pool);
 	set->caches = NULL;
-	set->n = set->cap = 0;
+	set->alias_pool = NULL;
+	set->n = set->cap = set->alias_pool_cap = 0;
 }
 
 const struct sleeb_cache *sleeb_cache_set_find(const struct sleeb_cache_set *set,

@@ -422,7 +422,7 @@ int manager_rescan(Manager *m)
  * aliases, as a rescan would match them), waiting a few milliseconds for
  * the first link. Returns 0, or -ENOENT (the rescan will find the cache).
  */
-static int names_for_sysfs_id(const char *id, struct sleeb_cache *ret)
+static int names_for_sysfs_id(const char *id, struct sleeb_cache *ret, char *aliases, size_t size)
 {
 	for (int attempt = 0; attempt < 20; attempt++) {
 		struct sleeb_sysfs_list list;
@@ -435,8 +435,8 @@ static int names_for_sysfs_id(const char *id, struct sleeb_cache *ret)
 
 				if (e->is_link && e->name[0] != ':' && strcmp(e->id, id) == 0) {
 					snprintf(ret->si.name, sizeof(ret->si.name), "%s", e->name);
-					ret->naliases = sleeb_sysfs_list_aliases(&list, e->name, ret->aliases,
-										 sizeof(ret->aliases));
+					ret->naliases = sleeb_sysfs_list_aliases(&list, e->name, aliases, size);
+					ret->aliases = aliases;
 					found = true;
 				}
 			}
@@ -453,6 +453,7 @@ int manager_apply_cache(Manager *m, const char *id, const char *reason)
 {
 	struct sleeb_error err = { 0 };
 	struct sleeb_cache one;
+	char aliases[SLEEB_ALIASES_MAX];
 	struct cache *c;
 	uint64_t size;
 	bool is_new;
@@ -464,9 +465,10 @@ int manager_apply_cache(Manager *m, const char *id, const char *reason)
 	 * caches must be tuned within 100 ms. The directory is the id the
 	 * rescan knows the cache by too; its name is one that links to it. */
 	memset(&one, 0, sizeof(one));
+	one.aliases = "";
 	snprintf(one.id, sizeof(one.id), "%s", id);
 	if (id[0] == ':') {
-		if (names_for_sysfs_id(id, &one) < 0) {
+		if (names_for_sysfs_id(id, &one, aliases, sizeof(aliases)) < 0) {
 			log_debug("%s: no cache name links to it yet; leaving it to the rescan", id);
 			return 0;
 		}
