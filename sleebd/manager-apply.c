@@ -6,6 +6,7 @@
  */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,9 +97,37 @@ static struct cache *cache_add(Manager *m, const char *id, const char *name, boo
 	return c;
 }
 
+/* Sets *where to a new string (NULL when empty or out of memory: the
+ * status then says "-"; nothing else depends on it). */
+static void set_reason(char **where, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (s && !*s) {
+		free(s);
+		s = NULL;       /* "" is no reason, as before */
+	}
+	free(*where);
+	*where = s;
+}
+
+void cache_done(struct cache *c)
+{
+	free(c->last_reason);
+	free(c->drift_reason);
+	c->last_reason = c->drift_reason = NULL;
+}
+
 static void cache_remove(Manager *m, struct cache *c)
 {
 	size_t i = (size_t) (c - m->caches);
+
+	cache_done(c);
 
 	memmove(c, c + 1, (m->n_caches - i - 1) * sizeof(*c));
 	m->n_caches--;
@@ -131,7 +160,7 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 	struct sleeb_error err = { 0 };
 	int r;
 
-	snprintf(c->last_reason, sizeof(c->last_reason), "%s%s", m->opts.dry_run ? "dry run: " : "", reason);
+	set_reason(&c->last_reason, "%s%s", m->opts.dry_run ? "dry run: " : "", reason);
 	if (tunables_equal(&c->cur, target))
 		return 0;
 
@@ -158,7 +187,7 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 		c->warned = true;
 		m->n_failures++;
 		c->write_failed = true;
-		snprintf(c->last_reason, sizeof(c->last_reason), "write failed: %s", err.msg);
+		set_reason(&c->last_reason, "write failed: %s", err.msg);
 		return r;
 	}
 	/* A restore after drift is logged with its reason once per cache
@@ -225,7 +254,7 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 		c->warned = true;
 		m->n_failures++;
 		c->has_target = false;
-		snprintf(c->last_reason, sizeof(c->last_reason), "policy invalid here: %s", err.msg);
+		set_reason(&c->last_reason, "policy invalid here: %s", err.msg);
 		return -EINVAL;
 	case SLEEB_PLAN_POLICY:
 		break;
@@ -622,13 +651,13 @@ int manager_autotune(Manager *m)
 
 		c->at = in[i].state;
 		if (in[i].action == SLEEB_AUTOTUNE_KEEP) {
-			snprintf(c->last_reason, sizeof(c->last_reason), "auto-tune: keep: %s", in[i].reason);
+			set_reason(&c->last_reason, "auto-tune: keep: %s", in[i].reason);
 			continue;
 		}
 		c->target = in[i].next;
 		(void) cache_write(m, c, &in[i].next, grow ? DECISION_AUTOTUNE_GROW : DECISION_AUTOTUNE_SHRINK,
 				   in[i].reason);
-		snprintf(c->last_reason, sizeof(c->last_reason), "auto-tune: %s: %s", grow ? "grow" : "shrink",
+		set_reason(&c->last_reason, "auto-tune: %s: %s", grow ? "grow" : "shrink",
 			 in[i].reason);
 	}
 
@@ -667,10 +696,10 @@ void manager_verify(Manager *m, uint64_t now_usec)
 				    "change the policy and run 'sleebctl reload'. Logged once per cache.)",
 				    c->name, target.v[0], target.v[1], target.v[2], had.v[0], had.v[1], had.v[2], why);
 		if (cache_write(m, c, &target, DECISION_DRIFT, reason) == 0)
-			snprintf(c->drift_reason, sizeof(c->drift_reason), "drift: %s, target restored", reason);
+			set_reason(&c->drift_reason, "drift: %s, target restored", reason);
 		else
-			snprintf(c->drift_reason, sizeof(c->drift_reason), "drift: %s, restore failed", reason);
-		snprintf(c->last_reason, sizeof(c->last_reason), "%s", c->drift_reason);
+			set_reason(&c->drift_reason, "drift: %s, restore failed", reason);
+		set_reason(&c->last_reason, "%s", c->drift_reason ? c->drift_reason : "");
 		c->drift_logged = true;
 		c->n_drift++;
 		shift = c->drift_streak < DRIFT_BACKOFF_SHIFT_MAX ? c->drift_streak : DRIFT_BACKOFF_SHIFT_MAX;
