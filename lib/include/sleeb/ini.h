@@ -70,7 +70,7 @@ int sleeb_ini_parse(const char *file, const char *buf, size_t len, const struct 
 /*
  * Loads one configuration file, whatever its kind (policy file,
  * sleebd.conf): reads it (a file that cannot be read is one diagnostic,
- * "path:0: cannot read: ..."), keeps a copy of its name in *files and
+ * "path: cannot read: ..."), keeps a copy of its name in *files and
  * walks it with ops, whose callbacks get that copy as their file (origins
  * may point at it). Returns as sleeb_ini_parse(), or the read's -errno.
  */

@@ -352,6 +352,26 @@ START_TEST(test_dropin_paths_prefixed_as_all)
 }
 END_TEST
 
+/* Both kinds of file go through one loader: an unreadable file is one
+ * "path: cannot read: ..." and the read's error, nothing remembered. */
+START_TEST(test_unreadable_file_both_kinds)
+{
+	struct sleeb_daemon_config c;
+
+	ck_assert_int_eq(sleeb_policy_load_file(&pol, "/nonexistent-sleeb/p.conf", &diag), -ENOENT);
+	ck_assert_uint_eq(diag.n, 1);
+	ck_assert_str_eq(diag.msgs[0], "/nonexistent-sleeb/p.conf: cannot read: No such file or directory");
+	ck_assert_uint_eq(pol.n_files, 0);
+
+	sleeb_daemon_config_init(&c);
+	ck_assert_int_eq(sleeb_daemon_config_load_file(&c, "/nonexistent-sleeb/d.conf", &diag), -ENOENT);
+	ck_assert_uint_eq(diag.n, 2);
+	ck_assert_str_eq(diag.msgs[1], "/nonexistent-sleeb/d.conf: cannot read: No such file or directory");
+	ck_assert_uint_eq(c.n_files, 0);
+	sleeb_daemon_config_done(&c);
+}
+END_TEST
+
 START_TEST(test_missing_dirs)
 {
 	char **l;
@@ -609,6 +629,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_default_relative);
 	tcase_add_test(tc, test_masking_and_order);
 	tcase_add_test(tc, test_dropin_paths_prefixed_as_all);
+	tcase_add_test(tc, test_unreadable_file_both_kinds);
 	tcase_add_test(tc, test_missing_dirs);
 	tcase_add_test(tc, test_daemon_config);
 	tcase_add_test(tc, test_daemon_config_errors);
