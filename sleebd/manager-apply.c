@@ -448,8 +448,9 @@ int manager_rescan(Manager *m)
  * KOBJ_ADD, under a unique id such as ":0000128"; the policies know it by
  * its names, symlinks to the id that the kernel creates right after
  * sending the uevent. Finds them (the first as the name, the others as
- * aliases, as a rescan would match them), waiting a few milliseconds for
- * the first link. Returns 0, or -ENOENT (the rescan will find the cache).
+ * aliases; the plan tries all of them in one order, so the section is the
+ * one a rescan would choose), waiting a few milliseconds for the first
+ * link. Returns 0, or -ENOENT (the rescan will find the cache).
  */
 static int names_for_sysfs_id(const char *id, struct sleeb_cache *ret, char *aliases, size_t size)
 {
