@@ -19,6 +19,7 @@
 #include "sleeb/meminfo.h"
 #include "sleeb/parse.h"
 #include "sleeb/plan.h"
+#include "sleeb/util.h"
 
 static const char *const decision_reasons[_DECISION_MAX] = {
 	[DECISION_POLICY] = "policy",
@@ -396,7 +397,7 @@ static int apply_policy_snap(Manager *m, bool all, const char *reason)
 		}
 		c->seen = true;
 		/* The name /proc/slabinfo shows, over the one a uevent found. */
-		snprintf(c->name, sizeof(c->name), "%s", sc->si.name);
+		sleeb_strscpy(c->name, sc->si.name, sizeof(c->name));
 		/* Always refresh: sleebctl status shows current values, which
 		 * someone else (sleebctl set) may have changed. */
 		refresh_from(c, sc);
