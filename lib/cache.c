@@ -16,6 +16,7 @@
 
 #include "sleeb/cache.h"
 #include "sleeb/root.h"
+#include "sleeb/util.h"
 
 /* queue_stats is ~10 short lines; leave room for counters added later. */
 #define QUEUE_STATS_MAX 8192
@@ -48,6 +49,9 @@ struct sleeb_reader {
 	char *buf;              /* /proc/slabinfo */
 	size_t buf_cap;
 	char *attr_buf;         /* one attribute, QUEUE_STATS_MAX */
+	struct known **ks;      /* this load: each cache's entry in known[]
+				 * (NULL: none), looked up once per load */
+	size_t ks_cap;
 	unsigned gen;
 	bool keep_fds;          /* this load's slab directory is sysfs */
 	char root[PATH_MAX];    /* what the kept files belong to */
@@ -76,11 +80,10 @@ static int cache_append(const struct sleeb_slabinfo_entry *e, void *userdata)
 		set->cap = cap;
 	}
 	n = &set->caches[set->n++];
-	/* Not the whole struct: aliases[] is filled as a string below. */
-	memset(n, 0, offsetof(struct sleeb_cache, aliases));
-	n->aliases[0] = '\0';
+	memset(n, 0, sizeof(*n));
+	n->aliases = "";
 	n->si = *e;
-	snprintf(n->id, sizeof(n->id), "%s", e->name);
+	sleeb_strscpy(n->id, e->name, sizeof(n->id));
 	n->tunables.v[SLEEB_TUNABLE_QUEUE] = e->limit;
 	n->tunables.v[SLEEB_TUNABLE_BATCH] = e->batchcount;
 	n->tunables.v[SLEEB_TUNABLE_SHARED] = e->sharedfactor;
@@ -156,6 +159,7 @@ struct sleeb_reader *sleeb_reader_free(struct sleeb_reader *rd)
 		close(rd->slabinfo_fd);
 	free(rd->buf);
 	free(rd->attr_buf);
+	free(rd->ks);
 	free(rd);
 	return NULL;
 }
@@ -448,6 +452,47 @@ nomem:
 	return sleeb_error_set(err, ENOMEM, "out of memory");
 }
 
+/*
+ * Every cache's aliases into the set's pool, sized once per load so that
+ * the pointers into it stay put (the pool is reused from load to load).
+ */
+static int alias_pool_fill(struct sleeb_reader *rd, struct sleeb_cache_set *out,
+			   struct sleeb_error *err)
+{
+	size_t need = 0, used = 0;
+
+	for (size_t i = 0; i < out->n; i++) {
+		const struct known *k = rd->ks[i];
+
+		if (k && k->aliases)
+			need += strlen(k->aliases) + 1;
+	}
+	if (need > out->alias_pool_cap) {
+		char *p = realloc(out->alias_pool, need);
+
+		if (!p)
+			return sleeb_error_set(err, ENOMEM, "out of memory");
+		out->alias_pool = p;
+		out->alias_pool_cap = need;
+	}
+	for (size_t i = 0; i < out->n; i++) {
+		struct sleeb_cache *c = &out->caches[i];
+		const struct known *k = rd->ks[i];
+		size_t len;
+
+		if (!k)
+			continue;
+		c->naliases = k->naliases;
+		if (!k->aliases)
+			continue;
+		len = strlen(k->aliases) + 1;
+		memcpy(out->alias_pool + used, k->aliases, len);
+		c->aliases = out->alias_pool + used;
+		used += len;
+	}
+	return 0;
+}
+
 /* Open <root>/sys/kernel/slab for this load, or -1 if there is none. */
 static int open_slab_dir(struct sleeb_reader *rd)
 {
@@ -503,20 +548,35 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 			out->sleeb_kernel = true;
 
 	slabfd = open_slab_dir(rd);
+	if (out->n > rd->ks_cap) {
+		struct known **ks = reallocarray(rd->ks, out->n, sizeof(*ks));
+
+		if (!ks) {
+			r = sleeb_error_set(err, ENOMEM, "out of memory");
+			goto fail;
+		}
+		rd->ks = ks;
+		rd->ks_cap = out->n;
+	}
 	/* Listed again only for a name not seen before (a new cache, or
 	 * forgotten after a uevent): aliases change only then. */
-	for (i = 0; i < out->n && rd->listed; i++)
-		if (!known_find(rd, out->caches[i].si.name))
+	for (i = 0; i < out->n; i++)
+		if (!(rd->ks[i] = known_find(rd, out->caches[i].si.name)))
 			rd->listed = false;
 	if (!rd->listed) {
 		r = relist(rd, slabfd, out, err);
 		if (r < 0)
 			goto fail;
+		for (i = 0; i < out->n; i++)
+			rd->ks[i] = known_find(rd, out->caches[i].si.name);
 	}
+	r = alias_pool_fill(rd, out, err);
+	if (r < 0)
+		goto fail;
 
 	for (i = 0; i < out->n; i++) {
 		struct sleeb_cache *c = &out->caches[i];
-		struct known *k = known_find(rd, c->si.name);
+		struct known *k = rd->ks[i];
 		unsigned what;
 
 		if (!k || k->gone)
@@ -524,11 +584,8 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 		k->gen = rd->gen;
 		c->has_sysfs = k->has_sysfs;
 		c->has_queues = k->has_queues;
-		c->naliases = k->naliases;
 		if (k->id)
-			snprintf(c->id, sizeof(c->id), "%s", k->id);
-		if (k->aliases)
-			snprintf(c->aliases, sizeof(c->aliases), "%s", k->aliases);
+			sleeb_strscpy(c->id, k->id, sizeof(c->id));
 		if (!c->has_queues)
 			continue;
 		out->sleeb_kernel = true;
@@ -561,7 +618,7 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 
 	/* Caches destroyed since /proc/slabinfo was read are not there. */
 	for (i = 0; i < out->n; i++) {
-		struct known *k = known_find(rd, out->caches[i].si.name);
+		struct known *k = rd->ks[i];
 
 		if (k && k->gone)
 			continue;
@@ -607,8 +664,10 @@ int sleeb_cache_set_load(struct sleeb_cache_set *out, struct sleeb_error *err)
 void sleeb_cache_set_free(struct sleeb_cache_set *set)
 {
 	free(set->caches);
+	free(set->alias_pool);
 	set->caches = NULL;
-	set->n = set->cap = 0;
+	set->alias_pool = NULL;
+	set->n = set->cap = set->alias_pool_cap = 0;
 }
 
 const struct sleeb_cache *sleeb_cache_set_find(const struct sleeb_cache_set *set,

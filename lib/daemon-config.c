@@ -31,7 +31,7 @@ static const char *const daemon_dropin_dirs[] = {
 struct daemon_ctx {
 	struct sleeb_daemon_config *c;
 	struct sleeb_diag *diag;
-	const char *file;
+	const char *file;       /* the copy in c->files (set by each callback) */
 	bool in_daemon;
 };
 
@@ -88,7 +88,7 @@ static int daemon_section(void *userdata, const char *file, unsigned line, const
 {
 	struct daemon_ctx *d = userdata;
 
-	(void) file;
+	d->file = file;
 	d->in_daemon = false;
 	if (!name)
 		return 0;
@@ -102,9 +102,9 @@ static int daemon_key(void *userdata, const char *file, unsigned line, const cha
 {
 	struct daemon_ctx *d = userdata;
 	struct sleeb_daemon_config *c = d->c;
-	struct sleeb_origin o = { d->file, line };
+	struct sleeb_origin o = { file, line };
 
-	(void) file;
+	d->file = file;
 	if (!d->in_daemon)
 		return 0;
 
@@ -210,28 +210,15 @@ int sleeb_daemon_config_load_buffer(struct sleeb_daemon_config *c, const char *n
 				    size_t len, struct sleeb_diag *diag)
 {
 	struct daemon_ctx d = { .c = c, .diag = diag };
-	int r;
 
-	r = sleeb_conf_remember_file(&c->files, &c->n_files, name, &d.file);
-	if (r < 0)
-		return r;
-	return sleeb_ini_parse(d.file, buf, len, &daemon_ops, &d, diag);
+	return sleeb_conf_load_buffer(name, buf, len, &c->files, &c->n_files, &daemon_ops, &d, diag);
 }
 
 int sleeb_daemon_config_load_file(struct sleeb_daemon_config *c, const char *path, struct sleeb_diag *diag)
 {
-	size_t len;
-	char *buf;
-	int r;
+	struct daemon_ctx d = { .c = c, .diag = diag };
 
-	r = sleeb_conf_read_file(path, &buf, &len);
-	if (r < 0) {
-		int k = sleeb_diag_add(diag, path, 0, "cannot read: %s", strerror(-r));
-		return k < 0 ? k : r;
-	}
-	r = sleeb_daemon_config_load_buffer(c, path, buf, len, diag);
-	free(buf);
-	return r;
+	return sleeb_conf_load_file(path, &c->files, &c->n_files, &daemon_ops, &d, diag);
 }
 
 int sleeb_daemon_config_load(struct sleeb_daemon_config *c, const char *root, struct sleeb_diag *diag)

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,14 +15,7 @@
 
 #include "sleeb/dropin.h"
 #include "sleeb/ini.h"
-
-/* "/" and "" mean the real root; we prefix by string concatenation. */
-static const char *root_prefix(const char *root)
-{
-	if (!root || root[0] == '\0' || (root[0] == '/' && root[1] == '\0'))
-		return "";
-	return root;
-}
+#include "sleeb/root.h"
 
 /* ---- directory listing with masking ----------------------------------- */
 
@@ -45,14 +39,17 @@ int sleeb_conf_files_list(const char *root, const char *const *dirs, char ***ret
 	size_t n = 0;
 	int r;
 
-	root = root_prefix(root);
-
 	for (size_t d = 0; dirs[d]; d++) {
 		struct dirent **names = NULL;
-		char *dir;
+		char path_buf[PATH_MAX], *dir;
 		int k;
 
-		if (asprintf(&dir, "%s%s", root, dirs[d]) < 0) {
+		/* As every prefixed path is built: "DIR/" is "DIR". */
+		r = sleeb_prefix_path(path_buf, sizeof(path_buf), root, dirs[d]);
+		if (r < 0)
+			goto fail;
+		dir = strdup(path_buf);
+		if (!dir) {
 			r = -ENOMEM;
 			goto fail;
 		}

@@ -278,3 +278,33 @@ int sleeb_conf_remember_file(char ***files, size_t *n, const char *name, const c
 	*ret = d;
 	return 0;
 }
+
+int sleeb_conf_load_buffer(const char *name, const char *buf, size_t len, char ***files, size_t *n_files,
+			   const struct sleeb_ini_ops *ops, void *userdata, struct sleeb_diag *diag)
+{
+	const char *file;
+	int r;
+
+	r = sleeb_conf_remember_file(files, n_files, name, &file);
+	if (r < 0)
+		return r;
+	return sleeb_ini_parse(file, buf, len, ops, userdata, diag);
+}
+
+int sleeb_conf_load_file(const char *path, char ***files, size_t *n_files, const struct sleeb_ini_ops *ops,
+			 void *userdata, struct sleeb_diag *diag)
+{
+	size_t len;
+	char *buf;
+	int r;
+
+	r = sleeb_conf_read_file(path, &buf, &len);
+	if (r < 0) {
+		int k = sleeb_diag_add(diag, path, 0, "cannot read: %s", strerror(-r));
+
+		return k < 0 ? k : r;
+	}
+	r = sleeb_conf_load_buffer(path, buf, len, files, n_files, ops, userdata, diag);
+	free(buf);
+	return r;
+}

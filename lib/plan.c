@@ -20,32 +20,64 @@ const char *sleeb_plan_action_to_string(enum sleeb_plan_action a)
 	return (unsigned) a < sizeof(actions) / sizeof(actions[0]) ? actions[a] : NULL;
 }
 
-/* By the name, then by each merged alias: the first that matches wins. */
-static void effective_for(const struct sleeb_policy *p, const struct sleeb_plan_input *in, struct sleeb_plan *ret)
+/* Calls fn for the name and then each alias (a name too long for a cache
+ * name is no cache's name, and skipped); stops when fn returns true. */
+static void for_each_name(const struct sleeb_plan_input *in, bool (*fn)(const char *name, void *userdata),
+			  void *userdata)
 {
 	const char *a = in->aliases;
 
-	sleeb_policy_effective(p, in->name, in->object_size, &ret->effective);
-	if (ret->effective.matched) {
-		snprintf(ret->matched_as, sizeof(ret->matched_as), "%s", in->name);
+	if (fn(in->name, userdata))
 		return;
-	}
 	while (a && *a) {
 		size_t len = strcspn(a, ",");
 		char alias[SLEEB_CACHE_NAME_MAX];
 
-		/* A name too long for a cache name is no cache's name. */
 		if (len > 0 && len < sizeof(alias)) {
 			memcpy(alias, a, len);
 			alias[len] = '\0';
-			sleeb_policy_effective(p, alias, in->object_size, &ret->effective);
-			if (ret->effective.matched) {
-				snprintf(ret->matched_as, sizeof(ret->matched_as), "%s", alias);
+			if (fn(alias, userdata))
 				return;
-			}
 		}
 		a += len + (a[len] == ',');
 	}
+}
+
+struct match_ctx {
+	const struct sleeb_policy *p;
+	uint64_t object_size;
+	struct sleeb_effective *ret;
+	bool tried;
+	char *best;             /* the first matched name in byte order so far */
+	size_t size;
+};
+
+static bool try_name(const char *name, void *userdata)
+{
+	struct match_ctx *m = userdata;
+	struct sleeb_effective e;
+
+	if (m->best[0] && strcmp(name, m->best) >= 0)
+		return false;
+	sleeb_policy_effective(m->p, name, m->object_size, &e);
+	/* The first try fills *ret even unmatched: none matched, none set. */
+	if (e.matched || !m->tried)
+		*m->ret = e;
+	m->tried = true;
+	if (e.matched)
+		snprintf(m->best, m->size, "%s", name);
+	return false;
+}
+
+void sleeb_plan_match(const struct sleeb_policy *p, const struct sleeb_plan_input *in, struct sleeb_effective *ret,
+		      char *matched_as, size_t size)
+{
+	struct match_ctx m = {
+		.p = p, .object_size = in->object_size, .ret = ret, .best = matched_as, .size = size,
+	};
+
+	matched_as[0] = '\0';
+	for_each_name(in, try_name, &m);
 }
 
 void sleeb_plan_cache(const struct sleeb_policy *p, const struct sleeb_plan_input *in, uint64_t page_size,
@@ -55,7 +87,7 @@ void sleeb_plan_cache(const struct sleeb_policy *p, const struct sleeb_plan_inpu
 	struct sleeb_tunables target;
 
 	memset(ret, 0, sizeof(*ret));
-	effective_for(p, in, ret);
+	sleeb_plan_match(p, in, &ret->effective, ret->matched_as, sizeof(ret->matched_as));
 	if (!in->has_queues)
 		return;
 	if (!e->matched) {

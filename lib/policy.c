@@ -42,7 +42,7 @@ const char *sleeb_tunable_key(enum sleeb_tunable t)
 struct policy_ctx {
 	struct sleeb_policy *p;
 	struct sleeb_diag *diag;
-	const char *file;       /* the copy stored in p->files */
+	const char *file;       /* the copy stored in p->files (set by each callback) */
 	ssize_t cur;            /* index of the open [Cache] section, -1 for none */
 	bool ignored;           /* inside an unknown section: keys ignored */
 };
@@ -140,7 +140,7 @@ static int policy_section(void *userdata, const char *file, unsigned line, const
 	struct sleeb_cache_section *t;
 	int r;
 
-	(void) file;
+	c->file = file;
 	r = policy_close_section(c);
 	if (r == -ENOMEM)
 		return r;
@@ -260,7 +260,7 @@ static int policy_key(void *userdata, const char *file, unsigned line, const cha
 	struct policy_ctx *c = userdata;
 	struct sleeb_cache_section *s;
 
-	(void) file;
+	c->file = file;
 	if (c->ignored || c->cur < 0)
 		return 0;       /* the section itself was reported */
 	s = &c->p->sections[c->cur];
@@ -314,28 +314,15 @@ int sleeb_policy_load_buffer(struct sleeb_policy *p, const char *name, const cha
 			     struct sleeb_diag *diag)
 {
 	struct policy_ctx c = { .p = p, .diag = diag, .cur = -1, .ignored = true };
-	int r;
 
-	r = sleeb_conf_remember_file(&p->files, &p->n_files, name, &c.file);
-	if (r < 0)
-		return r;
-	return sleeb_ini_parse(c.file, buf, len, &policy_ops, &c, diag);
+	return sleeb_conf_load_buffer(name, buf, len, &p->files, &p->n_files, &policy_ops, &c, diag);
 }
 
 int sleeb_policy_load_file(struct sleeb_policy *p, const char *path, struct sleeb_diag *diag)
 {
-	size_t len;
-	char *buf;
-	int r;
+	struct policy_ctx c = { .p = p, .diag = diag, .cur = -1, .ignored = true };
 
-	r = sleeb_conf_read_file(path, &buf, &len);
-	if (r < 0) {
-		int k = sleeb_diag_add(diag, path, 0, "cannot read: %s", strerror(-r));
-		return k < 0 ? k : r;
-	}
-	r = sleeb_policy_load_buffer(p, path, buf, len, diag);
-	free(buf);
-	return r;
+	return sleeb_conf_load_file(path, &p->files, &p->n_files, &policy_ops, &c, diag);
 }
 
 int sleeb_policy_load(struct sleeb_policy *p, const char *root, struct sleeb_diag *diag)

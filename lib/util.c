@@ -163,3 +163,12 @@ int sleeb_read_lines(FILE *f, const char *fname, sleeb_line_cb cb, void *ctx,
 	free(line);
 	return r;
 }
+
+char *sleeb_strscpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strnlen(src, size - 1);
+
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	return dst;
+}

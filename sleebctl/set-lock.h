@@ -10,12 +10,16 @@
 
 #include <stdbool.h>
 
+#include "sleeb/policy.h"
 #include "sleeb/state.h"
+#include "sleeb/sysfs.h"
 
 struct set_lock {
 	int fd;                         /* the lock, held; -1: not held */
 	long daemon_pid;                /* the running sleebd; 0: none */
 	struct sleeb_state managed;     /* the caches it changed (its state file) */
+	struct sleeb_policy policy;     /* the policy files it plans from */
+	bool have_policy;               /* ... loaded without errors */
 };
 
 /*
@@ -26,8 +30,13 @@ struct set_lock {
  */
 int set_lock_take(struct set_lock *l, const char *config_root);
 
-/* Whether the running daemon manages the cache called name. */
-bool set_lock_daemon_manages(const struct set_lock *l, const char *name);
+/*
+ * Whether the running daemon manages the kmem_cache whose sysfs directory
+ * is id (its names in list): it changed it (state file), or a policy gives
+ * it a target (sleeb_plan_cache(), sleebd's own plan), which sleebd
+ * restores every interval whether or not it ever had to write it.
+ */
+bool set_lock_daemon_manages(const struct set_lock *l, const struct sleeb_sysfs_list *list, const char *id);
 
 /* Tells the user that the daemon will undo what set did to cache. */
 void set_lock_warn(const struct set_lock *l, const char *cache);

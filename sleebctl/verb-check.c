@@ -46,6 +46,7 @@ struct check_options {
  * put together by hand and written with write(2).
  */
 static volatile sig_atomic_t phase_sample;   /* 1..n reading sample n, 0 after */
+static volatile sig_atomic_t phase_waiting;  /* ... or sleeping until it is due */
 static unsigned phase_samples, phase_timeout;
 static bool phase_json;
 
@@ -79,7 +80,7 @@ static void on_timeout(int sig)
 	put(&p, end, "no result within --timeout ");
 	put_uint(&p, end, phase_timeout);
 	if (i > 0) {
-		put(&p, end, " s (reading the caches, sample ");
+		put(&p, end, phase_waiting ? " s (waiting to read the caches, sample " : " s (reading the caches, sample ");
 		put_uint(&p, end, i);
 		put(&p, end, " of ");
 		put_uint(&p, end, phase_samples);
@@ -234,12 +235,21 @@ static void print_json(const struct sleeb_health_report *rep, const struct check
 	sleeb_json_print_string(stdout, summary);
 	printf(",\"samples\":%u,\"interval_usec\":%llu,\"elapsed_usec\":%llu,\"sleeb_kernel\":%s,"
 	       "\"caches\":%zu,\"slab_bytes\":%llu,\"mem_total_bytes\":%llu,\"slab_percent\":%u,"
-	       "\"waste_bytes\":%llu,\"problems\":[",
+	       "\"waste_bytes\":%llu,",
 	       o->samples, (unsigned long long)o->interval_usec,
 	       (unsigned long long)rep->elapsed_usec, sleeb_kernel ? "true" : "false",
 	       rep->ncaches, (unsigned long long)rep->slab_bytes,
 	       (unsigned long long)rep->mem_total, rep->slab_percent,
 	       (unsigned long long)rep->waste_bytes);
+	/* The worst cache of each per-cache check, as in the perfdata; the
+	 * rates need two samples (null with one). */
+	printf("\"waste_max_bytes\":%llu,", (unsigned long long)rep->waste_max);
+	if (rep->rates_measured)
+		printf("\"growth_max_bytes_per_second\":%llu,\"thrash_max_per_second\":%llu,",
+		       (unsigned long long)rep->growth_max, (unsigned long long)rep->thrash_max);
+	else
+		printf("\"growth_max_bytes_per_second\":null,\"thrash_max_per_second\":null,");
+	printf("\"problems\":[");
 	for (i = 0; i < rep->n; i++) {
 		const struct sleeb_health_problem *p = &rep->problems[i];
 
@@ -271,9 +281,12 @@ static int check_run(const struct check_options *o)
 		return check_unknown(o, "out of memory");
 	timeout_arm(o);
 	for (i = 0; i < o->samples; i++) {
-		if (i > 0)
-			sleep_usec(o->interval_usec);
 		phase_sample = (sig_atomic_t)(i + 1);
+		if (i > 0) {
+			phase_waiting = 1;
+			sleep_usec(o->interval_usec);
+			phase_waiting = 0;
+		}
 		r = sleeb_cache_set_load(&samples[i], &err);
 		if (r < 0) {
 			timeout_disarm();

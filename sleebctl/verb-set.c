@@ -151,12 +151,11 @@ static int set_all(char **globs, size_t nglobs, const struct set_request *req,
 				continue;
 			/* Mark every name of this kmem_cache: one write
 			 * through any of them changes them all. */
-			managed = false;
 			for (j = 0; j < list.n; j++)
-				if (strcmp(list.entries[j].id, e->id) == 0) {
+				if (strcmp(list.entries[j].id, e->id) == 0)
 					done[j] = true;
-					managed |= set_lock_daemon_manages(lock, list.entries[j].name);
-				}
+			/* Asked before the write: what sleebd plans from. */
+			managed = set_lock_daemon_manages(lock, &list, e->id);
 			if (set_one(e->name, req) < 0)
 				failed++;
 			else if (managed && !req->dry_run)

@@ -166,7 +166,7 @@ static bool show_matches(const struct sleeb_cache *c, char **globs, size_t n)
 		return true;
 	if (c->naliases <= 0)
 		return false;
-	memcpy(copy, c->aliases, sizeof(copy));
+	snprintf(copy, sizeof(copy), "%s", c->aliases);
 	for (alias = strtok_r(copy, ",", &save); alias; alias = strtok_r(NULL, ",", &save))
 		if (sleeb_glob_match_any(globs, n, alias))
 			return true;

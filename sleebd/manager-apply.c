@@ -6,6 +6,7 @@
  */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "sleeb/meminfo.h"
 #include "sleeb/parse.h"
 #include "sleeb/plan.h"
+#include "sleeb/util.h"
 
 static const char *const decision_reasons[_DECISION_MAX] = {
 	[DECISION_POLICY] = "policy",
@@ -96,9 +98,37 @@ static struct cache *cache_add(Manager *m, const char *id, const char *name, boo
 	return c;
 }
 
+/* Sets *where to a new string (NULL when empty or out of memory: the
+ * status then says "-"; nothing else depends on it). */
+static void set_reason(char **where, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (s && !*s) {
+		free(s);
+		s = NULL;       /* "" is no reason, as before */
+	}
+	free(*where);
+	*where = s;
+}
+
+void cache_done(struct cache *c)
+{
+	free(c->last_reason);
+	free(c->drift_reason);
+	c->last_reason = c->drift_reason = NULL;
+}
+
 static void cache_remove(Manager *m, struct cache *c)
 {
 	size_t i = (size_t) (c - m->caches);
+
+	cache_done(c);
 
 	memmove(c, c + 1, (m->n_caches - i - 1) * sizeof(*c));
 	m->n_caches--;
@@ -131,7 +161,7 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 	struct sleeb_error err = { 0 };
 	int r;
 
-	snprintf(c->last_reason, sizeof(c->last_reason), "%s%s", m->opts.dry_run ? "dry run: " : "", reason);
+	set_reason(&c->last_reason, "%s%s", m->opts.dry_run ? "dry run: " : "", reason);
 	if (tunables_equal(&c->cur, target))
 		return 0;
 
@@ -158,7 +188,7 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 		c->warned = true;
 		m->n_failures++;
 		c->write_failed = true;
-		snprintf(c->last_reason, sizeof(c->last_reason), "write failed: %s", err.msg);
+		set_reason(&c->last_reason, "write failed: %s", err.msg);
 		return r;
 	}
 	/* A restore after drift is logged with its reason once per cache
@@ -225,7 +255,7 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 		c->warned = true;
 		m->n_failures++;
 		c->has_target = false;
-		snprintf(c->last_reason, sizeof(c->last_reason), "policy invalid here: %s", err.msg);
+		set_reason(&c->last_reason, "policy invalid here: %s", err.msg);
 		return -EINVAL;
 	case SLEEB_PLAN_POLICY:
 		break;
@@ -287,7 +317,7 @@ static uint64_t now_realtime_usec(void)
 static unsigned want_from_sysfs(const struct sleeb_cache *sc, void *userdata)
 {
 	Manager *m = userdata;
-	struct cache *c = cache_find(m, sc->si.name);
+	struct cache *c = cache_find(m, sc->id);  /* keyed by the sysfs id */
 	unsigned what = 0;
 
 	if (!c)
@@ -367,7 +397,7 @@ static int apply_policy_snap(Manager *m, bool all, const char *reason)
 		}
 		c->seen = true;
 		/* The name /proc/slabinfo shows, over the one a uevent found. */
-		snprintf(c->name, sizeof(c->name), "%s", sc->si.name);
+		sleeb_strscpy(c->name, sc->si.name, sizeof(c->name));
 		/* Always refresh: sleebctl status shows current values, which
 		 * someone else (sleebctl set) may have changed. */
 		refresh_from(c, sc);
@@ -419,10 +449,11 @@ int manager_rescan(Manager *m)
  * KOBJ_ADD, under a unique id such as ":0000128"; the policies know it by
  * its names, symlinks to the id that the kernel creates right after
  * sending the uevent. Finds them (the first as the name, the others as
- * aliases, as a rescan would match them), waiting a few milliseconds for
- * the first link. Returns 0, or -ENOENT (the rescan will find the cache).
+ * aliases; the plan tries all of them in one order, so the section is the
+ * one a rescan would choose), waiting a few milliseconds for the first
+ * link. Returns 0, or -ENOENT (the rescan will find the cache).
  */
-static int names_for_sysfs_id(const char *id, struct sleeb_cache *ret)
+static int names_for_sysfs_id(const char *id, struct sleeb_cache *ret, char *aliases, size_t size)
 {
 	for (int attempt = 0; attempt < 20; attempt++) {
 		struct sleeb_sysfs_list list;
@@ -435,8 +466,8 @@ static int names_for_sysfs_id(const char *id, struct sleeb_cache *ret)
 
 				if (e->is_link && e->name[0] != ':' && strcmp(e->id, id) == 0) {
 					snprintf(ret->si.name, sizeof(ret->si.name), "%s", e->name);
-					ret->naliases = sleeb_sysfs_list_aliases(&list, e->name, ret->aliases,
-										 sizeof(ret->aliases));
+					ret->naliases = sleeb_sysfs_list_aliases(&list, e->name, aliases, size);
+					ret->aliases = aliases;
 					found = true;
 				}
 			}
@@ -453,6 +484,7 @@ int manager_apply_cache(Manager *m, const char *id, const char *reason)
 {
 	struct sleeb_error err = { 0 };
 	struct sleeb_cache one;
+	char aliases[SLEEB_ALIASES_MAX];
 	struct cache *c;
 	uint64_t size;
 	bool is_new;
@@ -464,9 +496,10 @@ int manager_apply_cache(Manager *m, const char *id, const char *reason)
 	 * caches must be tuned within 100 ms. The directory is the id the
 	 * rescan knows the cache by too; its name is one that links to it. */
 	memset(&one, 0, sizeof(one));
+	one.aliases = "";
 	snprintf(one.id, sizeof(one.id), "%s", id);
 	if (id[0] == ':') {
-		if (names_for_sysfs_id(id, &one) < 0) {
+		if (names_for_sysfs_id(id, &one, aliases, sizeof(aliases)) < 0) {
 			log_debug("%s: no cache name links to it yet; leaving it to the rescan", id);
 			return 0;
 		}
@@ -620,13 +653,13 @@ int manager_autotune(Manager *m)
 
 		c->at = in[i].state;
 		if (in[i].action == SLEEB_AUTOTUNE_KEEP) {
-			snprintf(c->last_reason, sizeof(c->last_reason), "auto-tune: keep: %s", in[i].reason);
+			set_reason(&c->last_reason, "auto-tune: keep: %s", in[i].reason);
 			continue;
 		}
 		c->target = in[i].next;
 		(void) cache_write(m, c, &in[i].next, grow ? DECISION_AUTOTUNE_GROW : DECISION_AUTOTUNE_SHRINK,
 				   in[i].reason);
-		snprintf(c->last_reason, sizeof(c->last_reason), "auto-tune: %s: %s", grow ? "grow" : "shrink",
+		set_reason(&c->last_reason, "auto-tune: %s: %s", grow ? "grow" : "shrink",
 			 in[i].reason);
 	}
 
@@ -665,10 +698,10 @@ void manager_verify(Manager *m, uint64_t now_usec)
 				    "change the policy and run 'sleebctl reload'. Logged once per cache.)",
 				    c->name, target.v[0], target.v[1], target.v[2], had.v[0], had.v[1], had.v[2], why);
 		if (cache_write(m, c, &target, DECISION_DRIFT, reason) == 0)
-			snprintf(c->drift_reason, sizeof(c->drift_reason), "drift: %s, target restored", reason);
+			set_reason(&c->drift_reason, "drift: %s, target restored", reason);
 		else
-			snprintf(c->drift_reason, sizeof(c->drift_reason), "drift: %s, restore failed", reason);
-		snprintf(c->last_reason, sizeof(c->last_reason), "%s", c->drift_reason);
+			set_reason(&c->drift_reason, "drift: %s, restore failed", reason);
+		set_reason(&c->last_reason, "%s", c->drift_reason ? c->drift_reason : "");
 		c->drift_logged = true;
 		c->n_drift++;
 		shift = c->drift_streak < DRIFT_BACKOFF_SHIFT_MAX ? c->drift_streak : DRIFT_BACKOFF_SHIFT_MAX;

@@ -97,6 +97,8 @@ Manager *manager_free(Manager *m)
 	sleeb_policy_done(&m->policy);
 	sleeb_daemon_config_done(&m->config);
 	sleeb_state_done(&m->state);
+	for (size_t i = 0; i < m->n_caches; i++)
+		cache_done(&m->caches[i]);
 	free(m->caches);
 	sleeb_cache_set_free(&m->snap);
 	sleeb_reader_free(m->reader);
@@ -480,7 +482,7 @@ int manager_status_text(Manager *m, char **ret)
 		const struct cache *c = &m->caches[i];
 		char cur[40], tgt[40], drift[16];
 
-		if (!c->has_target && !c->last_reason[0])
+		if (!c->has_target && !c->last_reason)
 			continue;
 		snprintf(cur, sizeof(cur), "%u/%u/%u", c->cur.v[0], c->cur.v[1], c->cur.v[2]);
 		if (c->has_target)
@@ -490,9 +492,10 @@ int manager_status_text(Manager *m, char **ret)
 		snprintf(drift, sizeof(drift), "%u", c->n_drift);
 		appendf(&s, &len, "%-24s %-16s %-16s %-8s %-5s %s\n", c->name, cur, tgt,
 			c->autotune ? "yes" : "no", c->n_drift ? drift : "-",
-			c->last_reason[0] ? c->last_reason : "-");
+			c->last_reason ? c->last_reason : "-");
 		/* A later decision may have replaced the reason: keep the drift's. */
-		if (c->n_drift && strcmp(c->last_reason, c->drift_reason) != 0)
+		if (c->n_drift && c->drift_reason &&
+		    (!c->last_reason || strcmp(c->last_reason, c->drift_reason) != 0))
 			appendf(&s, &len, "%-24s last %s\n", "", c->drift_reason);
 	}
 	if (!s)
@@ -556,7 +559,7 @@ int manager_status_json(Manager *m, char **ret)
 	for (size_t i = 0; i < m->n_caches; i++) {
 		const struct cache *c = &m->caches[i];
 
-		if (!c->has_target && !c->last_reason[0])
+		if (!c->has_target && !c->last_reason)
 			continue;
 		fputs(first ? "{\"name\":" : ",{\"name\":", f);
 		first = false;

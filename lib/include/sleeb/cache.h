@@ -15,6 +15,7 @@
 #include "sleeb/sysfs.h"
 #include "sleeb/tunables.h"
 
+/* The longest alias list kept for one cache (longer ones are cut short). */
 #define SLEEB_ALIASES_MAX 1024
 
 /*
@@ -36,7 +37,10 @@ struct sleeb_cache {
 	struct sleeb_queue_stats stats;
 	uint64_t stats_usec;             /* CLOCK_MONOTONIC right after it was read */
 	int naliases;                    /* other names of the same kmem_cache */
-	char aliases[SLEEB_ALIASES_MAX]; /* comma-separated (may be cut short) */
+	const char *aliases;             /* comma-separated (may be cut short), ""
+					  * when none; owned by the set (its
+					  * alias pool), valid until its next
+					  * load or free */
 };
 
 struct sleeb_cache_set {
@@ -47,6 +51,11 @@ struct sleeb_cache_set {
 					 * non-zero slabinfo tunables */
 	uint64_t timestamp_usec;     /* CLOCK_MONOTONIC right after /proc/slabinfo
 				      * was read */
+	/* Every cache's aliases, one string after another: out of line, as
+	 * most caches have none and a kept snapshot should cost what it
+	 * holds (SLEEB_ALIASES_MAX inline was 300 KiB of sleebd's RSS). */
+	char *alias_pool;
+	size_t alias_pool_cap;
 };
 
 /*

@@ -66,3 +66,17 @@ struct sleeb_ini_ops {
  */
 int sleeb_ini_parse(const char *file, const char *buf, size_t len, const struct sleeb_ini_ops *ops,
 		    void *userdata, struct sleeb_diag *diag);
+
+/*
+ * Loads one configuration file, whatever its kind (policy file,
+ * sleebd.conf): reads it (a file that cannot be read is one diagnostic,
+ * "path: cannot read: ..."), keeps a copy of its name in *files and
+ * walks it with ops, whose callbacks get that copy as their file (origins
+ * may point at it). Returns as sleeb_ini_parse(), or the read's -errno.
+ */
+int sleeb_conf_load_file(const char *path, char ***files, size_t *n_files, const struct sleeb_ini_ops *ops,
+			 void *userdata, struct sleeb_diag *diag);
+
+/* The same from a buffer; name stands for the file. */
+int sleeb_conf_load_buffer(const char *name, const char *buf, size_t len, char ***files, size_t *n_files,
+			   const struct sleeb_ini_ops *ops, void *userdata, struct sleeb_diag *diag);

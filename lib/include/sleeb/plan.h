@@ -8,8 +8,11 @@
  * object size, current values) and the original sleebd recorded before
  * its first write, if any.
  *
- *  - Sections are matched by the cache's name, then by each merged alias
- *    in turn: the first name any section matches is the one used.
+ *  - A merged cache has several names (its name and its aliases); they
+ *    are tried in byte order (strcmp), and the first one any section
+ *    matches is the one whose settings are used: the same section
+ *    whichever name the caller holds as the cache's name (/proc/slabinfo's
+ *    for a rescan, the first sysfs link for a new cache's uevent).
  *  - Keys a policy leaves unset keep what the kernel had: the recorded
  *    original, or the current values when none is recorded (not a value
  *    an older policy wrote).
@@ -19,6 +22,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sleeb/error.h"
@@ -61,6 +65,15 @@ struct sleeb_plan {
  */
 void sleeb_plan_cache(const struct sleeb_policy *p, const struct sleeb_plan_input *in, uint64_t page_size,
 		      struct sleeb_plan *ret, struct sleeb_error *err);
+
+/*
+ * The settings for one cache given all its names (in->name and
+ * in->aliases; only those and in->object_size are read): the first name
+ * in byte order that a section matches, its effective settings in *ret
+ * and itself in matched_as ("" and ret->matched false when none).
+ */
+void sleeb_plan_match(const struct sleeb_policy *p, const struct sleeb_plan_input *in, struct sleeb_effective *ret,
+		      char *matched_as, size_t size);
 
 /* "none", "policy", "restore", "invalid". */
 const char *sleeb_plan_action_to_string(enum sleeb_plan_action a);

@@ -11,6 +11,14 @@
 
 #define SLEEB_ELEMENTSOF(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * Copies the string @src into @dst of @size (> 0) bytes, cut short to fit
+ * and always terminated: snprintf(dst, size, "%s", src) without the
+ * formatting, which costs more than the copy where it runs for every
+ * cache every interval. Returns @dst.
+ */
+char *sleeb_strscpy(char *dst, const char *src, size_t size);
+
 /* One line, without its newline; @terminated: it had one (not a cut-off tail). */
 typedef int (*sleeb_line_cb)(void *ctx, const char *line, size_t len, bool terminated);
 

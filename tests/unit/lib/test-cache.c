@@ -44,6 +44,38 @@ START_TEST(test_load_sleeb)
 }
 END_TEST
 
+/*
+ * The aliases live in the set's pool, reused from load to load: a kept
+ * snapshot (sleebd's) still has every cache's own list after later loads,
+ * the listing forgotten or not, and caches without aliases have "".
+ */
+START_TEST(test_aliases_across_loads)
+{
+	struct sleeb_cache_set set = { 0 };
+	struct sleeb_error err = { 0 };
+	struct sleeb_reader *rd;
+
+	sleeb_root_set(SLEEB_TEST_DATA "/fake-sleeb");
+	ck_assert_int_eq(sleeb_reader_new(&rd), 0);
+	for (int i = 0; i < 3; i++) {
+		const struct sleeb_cache *c;
+
+		if (i == 2)
+			sleeb_reader_forget(rd, NULL);
+		ck_assert_int_eq(sleeb_reader_load(rd, NULL, NULL, &set, &err), 9);
+		c = sleeb_cache_set_find(&set, "kmalloc-64");
+		ck_assert_int_eq(c->naliases, 2);
+		ck_assert_str_eq(c->aliases, "dmaengine-unmap-2,ip_mrt_cache");
+		c = sleeb_cache_set_find(&set, "sleeb-debug");
+		ck_assert_int_eq(c->naliases, 0);
+		ck_assert_str_eq(c->aliases, "");
+	}
+	sleeb_reader_free(rd);
+	sleeb_cache_set_free(&set);
+	sleeb_root_set(NULL);
+}
+END_TEST
+
 START_TEST(test_load_vanilla_and_missing)
 {
 	struct sleeb_cache_set set;
@@ -220,6 +252,7 @@ END_TEST
 static void add_tests(TCase *tc)
 {
 	tcase_add_test(tc, test_load_sleeb);
+	tcase_add_test(tc, test_aliases_across_loads);
 	tcase_add_test(tc, test_load_vanilla_and_missing);
 	tcase_add_test(tc, test_cache_vanishes_between_reads);
 	tcase_add_test(tc, test_no_queues_one_walk);

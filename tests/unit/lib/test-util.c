@@ -56,6 +56,17 @@ START_TEST(test_json)
 }
 END_TEST
 
+START_TEST(test_strscpy)
+{
+	char buf[8];
+
+	ck_assert_str_eq(sleeb_strscpy(buf, "dentry", sizeof(buf)), "dentry");
+	ck_assert_str_eq(sleeb_strscpy(buf, "kmalloc-64", sizeof(buf)), "kmalloc");
+	ck_assert_str_eq(sleeb_strscpy(buf, "", sizeof(buf)), "");
+	ck_assert_str_eq(sleeb_strscpy(buf, "x", 1), "");
+}
+END_TEST
+
 START_TEST(test_read_small_file)
 {
 	char *dir = test_mkdtemp(), *p = test_path(dir, "f"), buf[8];
@@ -98,6 +109,7 @@ static void add_tests(TCase *tc)
 {
 	tcase_add_test(tc, test_glob);
 	tcase_add_test(tc, test_json);
+	tcase_add_test(tc, test_strscpy);
 	tcase_add_test(tc, test_read_small_file);
 	tcase_add_test(tc, test_error);
 }

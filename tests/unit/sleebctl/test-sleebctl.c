@@ -599,6 +599,62 @@ START_TEST(test_check_perfdata)
 }
 END_TEST
 
+/* --json has the worst cache's values the perfdata has (the values the
+ * per-cache thresholds apply to); the rates only with two samples. */
+START_TEST(test_check_json_worst)
+{
+	struct result r;
+
+	r = run("--root", SLEEB, "check", "--json", NULL);
+	ck_assert_int_eq(r.status, 1);
+	assert_json(r.out);
+	assert_contains(r.out, "\"waste_max_bytes\":155648000,\"growth_max_bytes_per_second\":null,"
+			"\"thrash_max_per_second\":null,");
+	result_free(&r);
+	r = run("--root", SLEEB, "check", "--json", "--samples", "2", "--interval", "10ms", NULL);
+	assert_json(r.out);
+	assert_contains(r.out, "\"waste_max_bytes\":155648000,\"growth_max_bytes_per_second\":0,"
+			"\"thrash_max_per_second\":0,");
+	result_free(&r);
+}
+END_TEST
+
+/*
+ * --timeout while sleeping between samples: the message names the sample
+ * being waited for, not the one already read. /proc/slabinfo is a FIFO
+ * that a child fills once, after 1 s: sample 1 is read at 1 s, sample 2
+ * is due at 2.5 s, the alarm rings at 2 s.
+ */
+START_TEST(test_check_timeout_between_samples)
+{
+	char *root = test_copy_tree(SLEEB), *fifo = test_path(root, "proc/slabinfo");
+	char *content = test_read_file(fifo);
+	struct result r;
+	pid_t child;
+
+	ck_assert_int_eq(unlink(fifo), 0);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		int fd = open(fifo, O_WRONLY);
+
+		sleep(1);
+		_exit(fd >= 0 && write(fd, content, strlen(content)) == (ssize_t)strlen(content) ? 0 : 1);
+	}
+	r = run("--root", root, "check", "--samples", "2", "--interval", "1500ms", "--timeout", "2", NULL);
+	ck_assert_int_eq(r.status, 3);
+	ck_assert_str_eq(r.out, "SLEEB UNKNOWN - no result within --timeout 2 s "
+				"(waiting to read the caches, sample 2 of 2)\n");
+	result_free(&r);
+	waitpid(child, NULL, 0);
+	test_rm_tree(root);
+	free(content);
+	free(fifo);
+	free(root);
+}
+END_TEST
+
 /* --timeout: a check that does not finish in time says so, UNKNOWN (3). */
 START_TEST(test_check_timeout)
 {
@@ -721,6 +777,8 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_check_samples);
 	tcase_add_test(tc, test_check_perfdata);
 	tcase_add_test(tc, test_check_timeout);
+	tcase_add_test(tc, test_check_timeout_between_samples);
+	tcase_add_test(tc, test_check_json_worst);
 	tcase_add_test(tc, test_all_data_trees);
 }
 

@@ -24,6 +24,10 @@ static pid_t start_daemon(void)
 	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
 	ck_assert(wait_tunables("kmalloc-64", 256, 64, 512));
+	/* Settled: the interval after its writes reads them back from sysfs
+	 * once (the fake slabinfo never changes); a set before that would be
+	 * seen as drift and undone at once. */
+	usleep(300000);
 	return pid;
 }
 
@@ -123,6 +127,34 @@ START_TEST(test_set_warns_on_managed_cache)
 }
 END_TEST
 
+/*
+ * A cache a policy gives the value it already had: sleebd writes nothing
+ * and records no original, but the cache has a target all the same, and
+ * a set on it is undone at the next interval: set warns as for any other.
+ */
+START_TEST(test_set_warns_on_managed_cache_never_written)
+{
+	char want[160], state[256];
+	pid_t pid;
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/20-dentry.conf", "[Cache]\nMatch=dentry\nCpuQueueSize=120\n");
+	pid = start_daemon();
+	snprintf(state, sizeof(state), "%s/run/sleeb/state", root);
+	ck_assert(!file_contains(state, "dentry"));
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "--root", root, "set", "--config-root", root, "dentry",
+					      "--queue", "100", NULL)), 0);
+	snprintf(want, sizeof(want), "sleebctl: dentry: warning: sleebd (pid %d) manages this cache", (int) pid);
+	ck_assert_msg(file_contains(logpath, want), "log: %s", test_read_file(logpath));
+	/* and what it says happens (slabinfo as the kernel shows it now:
+	 * sleebd reads sysfs where slabinfo says someone else wrote) */
+	host_set_queue("dentry", 100);
+	ck_assert_msg(wait_attr("dentry", "cpu_queue_size", 120), "sleebd left dentry at %d",
+		      attr("dentry", "cpu_queue_size"));
+	stop_daemon(pid);
+}
+END_TEST
+
 /* set waits for a --once that holds the lock, then goes ahead. */
 START_TEST(test_set_waits_for_once)
 {
@@ -150,6 +182,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_once_refuses_while_daemon_runs);
 	tcase_add_test(tc, test_second_daemon_refuses);
 	tcase_add_test(tc, test_set_warns_on_managed_cache);
+	tcase_add_test(tc, test_set_warns_on_managed_cache_never_written);
 	tcase_add_test(tc, test_set_waits_for_once);
 }
 

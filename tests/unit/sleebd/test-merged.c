@@ -171,8 +171,41 @@ START_TEST(test_state_v1_by_name)
 }
 END_TEST
 
+/*
+ * A merged cache with a static target costs what any other does: its
+ * tunables come from /proc/slabinfo between the 30 s verifications, not
+ * from sysfs every interval (sleebd looked it up by its slabinfo name in
+ * a list keyed by the sysfs id, found nothing, and read it all as new).
+ * Seen through an attribute taken away after the first verification: a
+ * read of it fails the snapshot.
+ */
+START_TEST(test_merged_static_not_reread)
+{
+	char from[256], to[256];
+	pid_t pid;
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-merged.conf", "[Cache]\nMatch=zzz_cache\nCpuQueueSize=256\nCpuBatchSize=64\n");
+	add_merged(120, 60, 480);
+	slabinfo_with_merged(120, 60, 480);
+	pid = start();
+	ck_assert(wait_tunables(ID, 256, 64, 480));
+	slabinfo_with_merged(256, 64, 480);     /* as the kernel shows it now */
+	usleep(300000);
+	snprintf(from, sizeof(from), "%s/sys/kernel/slab/" ID "/shared_queue_size", root);
+	snprintf(to, sizeof(to), "%s/shared_queue_size.away", root);
+	ck_assert_int_eq(rename(from, to), 0);
+	usleep(1000000);        /* 10 intervals */
+	ck_assert_msg(!file_contains(logpath, "cannot read caches"), "sysfs read every interval: %s",
+		      "cannot read caches: ... shared_queue_size");
+	ck_assert_int_eq(rename(to, from), 0);
+	stop(pid);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
+	tcase_add_test(tc, test_merged_static_not_reread);
 	tcase_add_test(tc, test_uevent_then_rescan_rollback);
 	tcase_add_test(tc, test_rescan_then_uevent_rollback);
 	tcase_add_test(tc, test_state_v1_by_name);

@@ -3,6 +3,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "sleeb/defaults.h"
 #include "sleeb/dropin.h"
 #include "sleeb/policy.h"
+#include "sleeb/root.h"
 #include "runner.h"
 
 static struct sleeb_policy pol;
@@ -328,6 +330,48 @@ START_TEST(test_masking_and_order)
 }
 END_TEST
 
+/*
+ * Drop-in paths are built like every other prefixed path
+ * (sleeb_prefix_path()): "DIR/" is "DIR", so that policy verify, the
+ * origins sleebd logs and sleebd.conf's own path all name a file alike.
+ */
+START_TEST(test_dropin_paths_prefixed_as_all)
+{
+	char **l, slashed[80], want[PATH_MAX];
+
+	snprintf(root, sizeof(root), "/tmp/sleeb-policy-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	write_file("/etc/sleeb/policy.d/50-a.conf", "[Cache]\nMatch=x\nCpuQueueSize=4\n");
+	snprintf(slashed, sizeof(slashed), "%s/", root);
+	ck_assert_int_gt(sleeb_prefix_path(want, sizeof(want), slashed, "/etc/sleeb/policy.d/50-a.conf"), 0);
+	ck_assert_int_eq(sleeb_conf_files_list(slashed, sleeb_policy_dirs, &l), 0);
+	ck_assert_ptr_nonnull(l[0]);
+	ck_assert_str_eq(l[0], want);
+	sleeb_strv_free(l);
+	rm_rf();
+}
+END_TEST
+
+/* Both kinds of file go through one loader: an unreadable file is one
+ * "path: cannot read: ..." and the read's error, nothing remembered. */
+START_TEST(test_unreadable_file_both_kinds)
+{
+	struct sleeb_daemon_config c;
+
+	ck_assert_int_eq(sleeb_policy_load_file(&pol, "/nonexistent-sleeb/p.conf", &diag), -ENOENT);
+	ck_assert_uint_eq(diag.n, 1);
+	ck_assert_str_eq(diag.msgs[0], "/nonexistent-sleeb/p.conf: cannot read: No such file or directory");
+	ck_assert_uint_eq(pol.n_files, 0);
+
+	sleeb_daemon_config_init(&c);
+	ck_assert_int_eq(sleeb_daemon_config_load_file(&c, "/nonexistent-sleeb/d.conf", &diag), -ENOENT);
+	ck_assert_uint_eq(diag.n, 2);
+	ck_assert_str_eq(diag.msgs[1], "/nonexistent-sleeb/d.conf: cannot read: No such file or directory");
+	ck_assert_uint_eq(c.n_files, 0);
+	sleeb_daemon_config_done(&c);
+}
+END_TEST
+
 START_TEST(test_missing_dirs)
 {
 	char **l;
@@ -584,6 +628,8 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_kernel_defaults);
 	tcase_add_test(tc, test_default_relative);
 	tcase_add_test(tc, test_masking_and_order);
+	tcase_add_test(tc, test_dropin_paths_prefixed_as_all);
+	tcase_add_test(tc, test_unreadable_file_both_kinds);
 	tcase_add_test(tc, test_missing_dirs);
 	tcase_add_test(tc, test_daemon_config);
 	tcase_add_test(tc, test_daemon_config_errors);
