@@ -135,7 +135,7 @@ near "pingpong cpus 0-1: cpu 1 too" 10 1 xfer_node 2000 5 16
 near "pingpong cpus 0-1: no cross-node transfer" 10 1 xfer_remote 0 0 16
 near "pingpong cpus 0-2: cpu 0 gets one cross-node transfer per turn" 11 0 xfer_remote 2000 5 16
 near "pingpong cpus 0-2: cpu 2 too" 11 2 xfer_remote 2000 5 16
-near "pingpong cpus 0-2: no same-node transfer" 11 2 xfer_node 0 0 16
+near "pingpong cpus 0-2: no same-node transfer" 11 2 xfer_node 0 0 32
 
 # Locked read-modify-writes, 10000 each.
 near "lock add counts as locked" 20 0 locked 10000 1 16
