@@ -84,5 +84,11 @@ if [ -e /lib64/ld-linux-x86-64.so.2 ] && [ -n "$(ls "$root"/usr/bin 2>/dev/null)
 fi
 
 mkdir -p "$(dirname "$out")"
-(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet --owner=0:0) | gzip -1 >"$out.tmp"
+# The same inputs make the same bytes: names sorted, one fixed mtime, no
+# inode or device numbers, no gzip timestamp. The model clock's guests
+# (tests/perf-model, the bench's icount boots) repeat a boot instruction for
+# instruction only when the initramfs they unpack is the same.
+find "$root" -exec touch -h -d @0 {} +
+(cd "$root" && LC_ALL=C find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --quiet --owner=0:0 --reproducible) | gzip -1 -n >"$out.tmp"
 mv "$out.tmp" "$out"
