@@ -221,9 +221,14 @@ int sleeb_daemon_config_load_file(struct sleeb_daemon_config *c, const char *pat
 	return sleeb_conf_load_file(path, &c->files, &c->n_files, &daemon_ops, &d, diag);
 }
 
+static int daemon_load_one(void *userdata, const char *path, struct sleeb_diag *diag)
+{
+	return sleeb_daemon_config_load_file(userdata, path, diag);
+}
+
 int sleeb_daemon_config_load(struct sleeb_daemon_config *c, const char *root, struct sleeb_diag *diag)
 {
-	char main_path[PATH_MAX], **files;
+	char main_path[PATH_MAX];
 	int r, ret = 0;
 
 	r = sleeb_prefix_path(main_path, sizeof(main_path), root, "/etc/sleeb/sleebd.conf");
@@ -240,26 +245,14 @@ int sleeb_daemon_config_load(struct sleeb_daemon_config *c, const char *root, st
 			ret = -EINVAL;
 	}
 
-	r = sleeb_conf_files_list(root, daemon_dropin_dirs, &files);
-	if (r < 0) {
-		int k = sleeb_diag_add(diag, "sleebd.conf.d", 0, "cannot list drop-in directories: %s", strerror(-r));
-		return k < 0 ? k : r;
-	}
-	for (char **f = files; *f; f++) {
-		r = sleeb_daemon_config_load_file(c, *f, diag);
-		if (r == -ENOMEM) {
-			ret = r;
-			break;
-		}
-		if (r < 0)
-			ret = -EINVAL;
-	}
-	sleeb_strv_free(files);
-	if (ret != -ENOMEM) {
-		r = sleeb_daemon_config_check(c, diag);
-		if (r == -ENOMEM || (r < 0 && ret == 0))
-			ret = r;
-	}
+	r = sleeb_conf_load_dropins(root, daemon_dropin_dirs, "sleebd.conf.d", daemon_load_one, c, diag);
+	if (r == -ENOMEM || (r < 0 && r != -EINVAL))
+		return r;
+	if (r < 0)
+		ret = r;
+	r = sleeb_daemon_config_check(c, diag);
+	if (r == -ENOMEM || (r < 0 && ret == 0))
+		ret = r;
 	return ret;
 }
 

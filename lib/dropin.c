@@ -106,3 +106,32 @@ fail:
 	sleeb_strv_free(l);
 	return r;
 }
+
+/* ---- loading every file of a drop-in set --------------------------------- */
+
+int sleeb_conf_load_dropins(const char *root, const char *const *dirs, const char *label,
+			    int (*load_one)(void *userdata, const char *path, struct sleeb_diag *diag),
+			    void *userdata, struct sleeb_diag *diag)
+{
+	char **files;
+	int r, ret = 0;
+
+	r = sleeb_conf_files_list(root, dirs, &files);
+	if (r < 0) {
+		int k = sleeb_diag_add(diag, label, 0, "cannot list its directories under %s: %s",
+				       root && *root ? root : "/", strerror(-r));
+		return k < 0 ? k : r;
+	}
+	/* A bad file is reported and skipped; the others still load. */
+	for (char **f = files; *f; f++) {
+		r = load_one(userdata, *f, diag);
+		if (r == -ENOMEM) {
+			ret = r;
+			break;
+		}
+		if (r < 0)
+			ret = -EINVAL;
+	}
+	sleeb_strv_free(files);
+	return ret;
+}

@@ -325,27 +325,14 @@ int sleeb_policy_load_file(struct sleeb_policy *p, const char *path, struct slee
 	return sleeb_conf_load_file(path, &p->files, &p->n_files, &policy_ops, &c, diag);
 }
 
+static int policy_load_one(void *userdata, const char *path, struct sleeb_diag *diag)
+{
+	return sleeb_policy_load_file(userdata, path, diag);
+}
+
 int sleeb_policy_load(struct sleeb_policy *p, const char *root, struct sleeb_diag *diag)
 {
-	char **files;
-	int r, ret = 0;
-
-	r = sleeb_conf_files_list(root, sleeb_policy_dirs, &files);
-	if (r < 0) {
-		int k = sleeb_diag_add(diag, "policy.d", 0, "cannot list policy directories: %s", strerror(-r));
-		return k < 0 ? k : r;
-	}
-	for (char **f = files; *f; f++) {
-		r = sleeb_policy_load_file(p, *f, diag);
-		if (r == -ENOMEM) {
-			ret = r;
-			break;
-		}
-		if (r < 0)
-			ret = -EINVAL;
-	}
-	sleeb_strv_free(files);
-	return ret;
+	return sleeb_conf_load_dropins(root, sleeb_policy_dirs, "policy.d", policy_load_one, p, diag);
 }
 
 void sleeb_policy_done(struct sleeb_policy *p)
