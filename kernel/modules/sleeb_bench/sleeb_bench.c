@@ -15,6 +15,17 @@
  * Under QEMU with -icount shift=0 a guest nanosecond is one instruction,
  * so the figures are instructions per operation.
  *
+ * Each measured region is also a window of the model clock
+ * (model-clock/model-clock-marker.h): a 7-byte NOP before and after it
+ * that the model-clock QEMU plugin recognises, and that costs nothing
+ * else. The window ids name the kind of region (enum window below); the
+ * plugin numbers the closes of each id (seq=1, 2, ...) and so does this
+ * module, which prints after each measurement
+ *   SLEEB-BENCH-WINDOW <id> <seq> <test> <cache> <n> <rep> <metric> <ops>
+ * for tools/bench-report.py to join with the plugin's "model-clock window
+ * id=<id> seq=<seq>" lines. Window 1 spans the whole run, so that the
+ * model's caches are warm (not flushed) when each measured window opens.
+ *
  * Loaded with profile=1 it runs nothing at load and keeps its 64-byte cache
  * ("sleeb_bench64") until unloaded; each write of "TEST TARGET [N]" to
  * /sys/module/sleeb_bench/parameters/run then runs one test once, and
@@ -29,6 +40,8 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
+
+#include "model-clock-marker.h"
 
 static unsigned int reps = 5;
 module_param(reps, uint, 0444);
@@ -51,6 +64,61 @@ MODULE_PARM_DESC(last_ops, "allocations and frees of the last test run");
 #define MAX_CPUS	8
 
 static struct kmem_cache *bench64;
+
+/*
+ * Model-clock window ids, one per kind of measured region. Ids must be
+ * compile-time constants (they are the marker's displacement), hence the
+ * switch in mark().
+ */
+enum window {
+	W_NONE,
+	W_RUN,			/* the whole timed run */
+	W_A_ALLOC, W_A_FREE,
+	W_B_PAIR,
+	W_C,
+	W_D_ALLOC, W_D_FREE,
+	W_D_NODE_ALLOC, W_D_NODE_FREE,
+	W_E_ALLOC, W_E_FREE,
+	W_COUNT
+};
+
+/* Closes of each window so far, as the plugin counts them (its seq=). */
+static unsigned int window_seq[W_COUNT];
+/* Markers only in the timed run: profile mode must not shift the seqs. */
+static bool marking;
+
+#define MARK_CASE(id)					\
+	case id:					\
+		if (start)				\
+			MODEL_CLOCK_START(id);		\
+		else					\
+			MODEL_CLOCK_END(id);		\
+		break
+
+/*
+ * Open (@start) or close window @w. A handful of instructions per
+ * measured region, outside its loop; W_NONE marks nothing.
+ */
+static __always_inline void mark(bool start, enum window w)
+{
+	if (!marking)
+		return;
+	switch (w) {
+	MARK_CASE(W_RUN);
+	MARK_CASE(W_A_ALLOC);
+	MARK_CASE(W_A_FREE);
+	MARK_CASE(W_B_PAIR);
+	MARK_CASE(W_C);
+	MARK_CASE(W_D_ALLOC);
+	MARK_CASE(W_D_FREE);
+	MARK_CASE(W_D_NODE_ALLOC);
+	MARK_CASE(W_D_NODE_FREE);
+	MARK_CASE(W_E_ALLOC);
+	MARK_CASE(W_E_FREE);
+	default:
+		break;
+	}
+}
 static void *objs[MAX_CPUS][MAX_N];
 
 struct target {
@@ -73,11 +141,19 @@ static void t_free(const struct target *t, void *p)
 		kfree(p);
 }
 
+/*
+ * One measurement: its figure, and which model-clock window (@w, closed
+ * once more by the region just measured) holds the same region.
+ */
 static void report(const char *test, const struct target *t, unsigned int n,
-		   unsigned int rep, const char *metric, u64 ns, u64 ops)
+		   unsigned int rep, const char *metric, u64 ns, u64 ops,
+		   enum window w)
 {
 	pr_info("SLEEB-BENCH %s %s %u %u %s %llu\n", test, t->name, n, rep,
 		metric, ops ? div64_u64(ns, ops) : 0);
+	if (marking && w != W_NONE)
+		pr_info("SLEEB-BENCH-WINDOW %u %u %s %s %u %u %s %llu\n", w,
+			++window_seq[w], test, t->name, n, rep, metric, ops);
 	/* A pair is an allocation and a free. */
 	last_ops += strcmp(metric, "ns_per_pair") ? ops : 2 * ops;
 }
@@ -131,6 +207,8 @@ static void run_on_cpus(const struct cpumask *mask, int (*fn)(void *),
 struct job {
 	const struct target *t;
 	unsigned int n, cpu;
+	/* Model-clock windows around the allocations, the frees, both. */
+	enum window w_alloc, w_free, w_both;
 	u64 alloc_ns, free_ns;
 	void **free_from;	/* for frees of objects others allocated */
 	unsigned int free_n;
@@ -142,8 +220,10 @@ static int job_alloc(void *arg)
 	u64 t0 = ktime_get_ns();
 	unsigned int i;
 
+	mark(true, j->w_alloc);
 	for (i = 0; i < j->n; i++)
 		objs[j->cpu][i] = t_alloc(j->t);
+	mark(false, j->w_alloc);
 	j->alloc_ns = ktime_get_ns() - t0;
 	return 0;
 }
@@ -154,8 +234,10 @@ static int job_free(void *arg)
 	u64 t0 = ktime_get_ns();
 	unsigned int i;
 
+	mark(true, j->w_free);
 	for (i = 0; i < j->free_n; i++)
 		t_free(j->t, j->free_from[i]);
+	mark(false, j->w_free);
 	j->free_ns = ktime_get_ns() - t0;
 	return 0;
 }
@@ -164,31 +246,36 @@ static int job_alloc_free(void *arg)
 {
 	struct job *j = arg;
 
+	mark(true, j->w_both);
 	job_alloc(j);
 	j->free_from = objs[j->cpu];
 	j->free_n = j->n;
-	return job_free(j);
+	job_free(j);
+	mark(false, j->w_both);
+	return 0;
 }
 
 static struct job jobs[MAX_CPUS];
 static void *job_args[MAX_CPUS];
 
-static void prepare_jobs(const struct target *t, unsigned int n)
+static void prepare_jobs(const struct target *t, unsigned int n,
+			 enum window w_alloc, enum window w_free, enum window w_both)
 {
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		jobs[cpu] = (struct job){ .t = t, .n = n, .cpu = cpu };
+		jobs[cpu] = (struct job){ .t = t, .n = n, .cpu = cpu, .w_alloc = w_alloc,
+					  .w_free = w_free, .w_both = w_both };
 		job_args[cpu] = &jobs[cpu];
 	}
 }
 
 static void test_a(const struct target *t, unsigned int n, unsigned int rep)
 {
-	prepare_jobs(t, n);
+	prepare_jobs(t, n, W_A_ALLOC, W_A_FREE, W_NONE);
 	run_on_cpus(cpumask_of(0), job_alloc_free, job_args);
-	report("a_alloc", t, n, rep, "ns_per_op", jobs[0].alloc_ns, n);
-	report("a_free", t, n, rep, "ns_per_op", jobs[0].free_ns, n);
+	report("a_alloc", t, n, rep, "ns_per_op", jobs[0].alloc_ns, n, W_A_ALLOC);
+	report("a_free", t, n, rep, "ns_per_op", jobs[0].free_ns, n, W_A_FREE);
 }
 
 static int job_pairs(void *arg)
@@ -197,17 +284,19 @@ static int job_pairs(void *arg)
 	u64 t0 = ktime_get_ns();
 	unsigned int i;
 
+	mark(true, j->w_both);
 	for (i = 0; i < j->n; i++)
 		t_free(j->t, t_alloc(j->t));
+	mark(false, j->w_both);
 	j->alloc_ns = ktime_get_ns() - t0;
 	return 0;
 }
 
 static void test_b(const struct target *t, unsigned int rep)
 {
-	prepare_jobs(t, MAX_N);
+	prepare_jobs(t, MAX_N, W_NONE, W_NONE, W_B_PAIR);
 	run_on_cpus(cpumask_of(0), job_pairs, job_args);
-	report("b_pair", t, MAX_N, rep, "ns_per_pair", jobs[0].alloc_ns, MAX_N);
+	report("b_pair", t, MAX_N, rep, "ns_per_pair", jobs[0].alloc_ns, MAX_N, W_B_PAIR);
 }
 
 static void test_c(const struct target *t, unsigned int rep)
@@ -215,18 +304,23 @@ static void test_c(const struct target *t, unsigned int rep)
 	unsigned int cpu, cpus = 0;
 	u64 ns = 0;
 
-	prepare_jobs(t, 100);
+	/*
+	 * One window for all cpus: it opens at the first cpu's start and
+	 * closes at the last one's end, and counts every cpu's work between.
+	 */
+	prepare_jobs(t, 100, W_NONE, W_NONE, W_C);
 	run_on_cpus(cpu_online_mask, job_alloc_free, job_args);
 	for_each_online_cpu(cpu) {
 		ns += jobs[cpu].alloc_ns + jobs[cpu].free_ns;
 		cpus++;
 	}
-	report("c_concurrent", t, 100, rep, "ns_per_op", ns, 2 * 100 * cpus);
+	report("c_concurrent", t, 100, rep, "ns_per_op", ns, 2 * 100 * cpus, W_C);
 }
 
 /* Objects allocated on @allocators, all freed on cpu 0. */
 static void test_d(const char *name, const struct target *t,
-		   const struct cpumask *allocators, unsigned int rep)
+		   const struct cpumask *allocators, enum window w_alloc,
+		   enum window w_free, unsigned int rep)
 {
 	static void *all[MAX_CPUS * MAX_N];
 	unsigned int cpu, i, total = 0, n = 100;
@@ -234,7 +328,7 @@ static void test_d(const char *name, const struct target *t,
 
 	if (cpumask_empty(allocators))
 		return;
-	prepare_jobs(t, n);
+	prepare_jobs(t, n, w_alloc, w_free, W_NONE);
 	run_on_cpus(allocators, job_alloc, job_args);
 	for_each_cpu(cpu, allocators) {
 		alloc_ns += jobs[cpu].alloc_ns;
@@ -244,8 +338,8 @@ static void test_d(const char *name, const struct target *t,
 	jobs[0].free_from = all;
 	jobs[0].free_n = total;
 	run_on_cpus(cpumask_of(0), job_free, job_args);
-	report(name, t, n, rep, "alloc_ns_per_op", alloc_ns, total);
-	report(name, t, n, rep, "free_ns_per_op", jobs[0].free_ns, total);
+	report(name, t, n, rep, "alloc_ns_per_op", alloc_ns, total, w_alloc);
+	report(name, t, n, rep, "free_ns_per_op", jobs[0].free_ns, total, w_free);
 }
 
 /* cpu 0 allocates, every other cpu frees an equal share at once. */
@@ -259,7 +353,7 @@ static void test_e(const struct target *t, unsigned int rep)
 	cpumask_clear_cpu(0, &freers);
 	if (cpumask_empty(&freers))
 		return;
-	prepare_jobs(t, n);
+	prepare_jobs(t, n, W_E_ALLOC, W_E_FREE, W_NONE);
 	run_on_cpus(cpumask_of(0), job_alloc, job_args);
 	share = n / cpumask_weight(&freers);
 	for_each_cpu(cpu, &freers) {
@@ -275,8 +369,8 @@ static void test_e(const struct target *t, unsigned int rep)
 	/* The remainder of an uneven split goes back on cpu 0. */
 	for (k = k * share; k < n; k++)
 		t_free(t, objs[0][k]);
-	report("e_one_to_many", t, n, rep, "alloc_ns_per_op", jobs[0].alloc_ns, n);
-	report("e_one_to_many", t, n, rep, "free_ns_per_op", free_ns, nfree);
+	report("e_one_to_many", t, n, rep, "alloc_ns_per_op", jobs[0].alloc_ns, n, W_E_ALLOC);
+	report("e_one_to_many", t, n, rep, "free_ns_per_op", free_ns, nfree, W_E_FREE);
 }
 
 static const unsigned int full_sizes[] = { 8, 64, 256, 1024, 4096 };
@@ -296,9 +390,9 @@ static int run_test(const char *name, const struct target *t, unsigned int n,
 	else if (!strcmp(name, "c"))
 		test_c(t, rep);
 	else if (!strcmp(name, "d_remote_free"))
-		test_d(name, t, &remote, rep);
+		test_d(name, t, &remote, W_D_ALLOC, W_D_FREE, rep);
 	else if (!strcmp(name, "d_remote_node_free"))
-		test_d(name, t, &other_node, rep);
+		test_d(name, t, &other_node, W_D_NODE_ALLOC, W_D_NODE_FREE, rep);
 	else if (!strcmp(name, "e"))
 		test_e(t, rep);
 	else
@@ -372,6 +466,8 @@ static int __init sleeb_bench_init(void)
 
 	pr_info("SLEEB-BENCH-BEGIN reps=%u quick=%d cpus=%u\n", reps, quick,
 		num_online_cpus());
+	marking = true;
+	mark(true, W_RUN);
 	for (r = 0; r < reps; r++) {
 		for (i = 0; i < nt; i++) {
 			for (j = 0; j < nns; j++)
@@ -380,6 +476,8 @@ static int __init sleeb_bench_init(void)
 				run_test(tests[j], &targets[i], 0, r);
 		}
 	}
+	mark(false, W_RUN);
+	marking = false;
 	pr_info("SLEEB-BENCH-END\n");
 	kmem_cache_destroy(bench64);
 	bench64 = NULL;
