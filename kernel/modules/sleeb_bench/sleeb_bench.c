@@ -18,13 +18,18 @@
  * Each measured region is also a window of the model clock
  * (model-clock/model-clock-marker.h): a 7-byte NOP before and after it
  * that the model-clock QEMU plugin recognises, and that costs nothing
- * else. The window ids name the kind of region (enum window below); the
- * plugin numbers the closes of each id (seq=1, 2, ...) and so does this
- * module, which prints after each measurement
- *   SLEEB-BENCH-WINDOW <id> <seq> <test> <cache> <n> <rep> <metric> <ops>
- * for tools/bench-report.py to join with the plugin's "model-clock window
- * id=<id> seq=<seq>" lines. Window 1 spans the whole run, so that the
- * model's caches are warm (not flushed) when each measured window opens.
+ * else. The window ids name the kind of region (enum window below). A
+ * region that several cpus run is one START/END pair per cpu, and the
+ * plugin closes the window as often as the cpus' runs do not overlap,
+ * which varies; so every measurement is preceded by an empty window
+ * W_MEASURE, whose plugin seq= numbers the measurements, and the module
+ * prints after each one
+ *   SLEEB-BENCH-WINDOW <id> <measurement> <test> <cache> <n> <rep> <metric> <ops>
+ * tools/bench-report.py sums every close of window <id> that the plugin
+ * reports after W_MEASURE's seq=<measurement> (and before the next): all
+ * vCPUs' work during the union of the cpus' runs. Window 1 spans the
+ * whole run, so that the model's caches are warm (not flushed) when each
+ * measured window opens.
  *
  * Loaded with profile=1 it runs nothing at load and keeps its 64-byte cache
  * ("sleeb_bench64") until unloaded; each write of "TEST TARGET [N]" to
@@ -79,11 +84,11 @@ enum window {
 	W_D_ALLOC, W_D_FREE,
 	W_D_NODE_ALLOC, W_D_NODE_FREE,
 	W_E_ALLOC, W_E_FREE,
-	W_COUNT
+	W_MEASURE,		/* empty: one before each measurement */
 };
 
-/* Closes of each window so far, as the plugin counts them (its seq=). */
-static unsigned int window_seq[W_COUNT];
+/* Measurements so far: the plugin's seq= of W_MEASURE. */
+static unsigned int measurement;
 /* Markers only in the timed run: profile mode must not shift the seqs. */
 static bool marking;
 
@@ -115,6 +120,7 @@ static __always_inline void mark(bool start, enum window w)
 	MARK_CASE(W_D_NODE_FREE);
 	MARK_CASE(W_E_ALLOC);
 	MARK_CASE(W_E_FREE);
+	MARK_CASE(W_MEASURE);
 	default:
 		break;
 	}
@@ -153,7 +159,7 @@ static void report(const char *test, const struct target *t, unsigned int n,
 		metric, ops ? div64_u64(ns, ops) : 0);
 	if (marking && w != W_NONE)
 		pr_info("SLEEB-BENCH-WINDOW %u %u %s %s %u %u %s %llu\n", w,
-			++window_seq[w], test, t->name, n, rep, metric, ops);
+			measurement, test, t->name, n, rep, metric, ops);
 	/* A pair is an allocation and a free. */
 	last_ops += strcmp(metric, "ns_per_pair") ? ops : 2 * ops;
 }
@@ -304,10 +310,6 @@ static void test_c(const struct target *t, unsigned int rep)
 	unsigned int cpu, cpus = 0;
 	u64 ns = 0;
 
-	/*
-	 * One window for all cpus: it opens at the first cpu's start and
-	 * closes at the last one's end, and counts every cpu's work between.
-	 */
 	prepare_jobs(t, 100, W_NONE, W_NONE, W_C);
 	run_on_cpus(cpu_online_mask, job_alloc_free, job_args);
 	for_each_online_cpu(cpu) {
@@ -383,6 +385,11 @@ static struct cpumask remote, other_node;
 static int run_test(const char *name, const struct target *t, unsigned int n,
 		    unsigned int rep)
 {
+	if (marking) {
+		measurement++;
+		mark(true, W_MEASURE);
+		mark(false, W_MEASURE);
+	}
 	if (!strcmp(name, "a"))
 		test_a(t, n, rep);
 	else if (!strcmp(name, "b"))
