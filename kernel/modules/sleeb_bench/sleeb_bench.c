@@ -72,8 +72,9 @@ static struct kmem_cache *bench64;
 
 /*
  * Model-clock window ids, one per kind of measured region. Ids must be
- * compile-time constants (they are the marker's displacement), hence the
- * switch in mark().
+ * compile-time constants (they are the marker's displacement): mark()'s
+ * switch folds away only when @w is one, so every job below is an
+ * always-inline body instantiated once per window (job_a, job_b, ...).
  */
 enum window {
 	W_NONE,
@@ -101,8 +102,9 @@ static bool marking;
 		break
 
 /*
- * Open (@start) or close window @w. A handful of instructions per
- * measured region, outside its loop; W_NONE marks nothing.
+ * Open (@start) or close window @w (a constant): a test of marking and the
+ * 7-byte NOP, three instructions inside the timed region; W_NONE marks
+ * nothing.
  */
 static __always_inline void mark(bool start, enum window w)
 {
@@ -213,95 +215,139 @@ static void run_on_cpus(const struct cpumask *mask, int (*fn)(void *),
 struct job {
 	const struct target *t;
 	unsigned int n, cpu;
-	/* Model-clock windows around the allocations, the frees, both. */
-	enum window w_alloc, w_free, w_both;
 	u64 alloc_ns, free_ns;
 	void **free_from;	/* for frees of objects others allocated */
 	unsigned int free_n;
 };
 
-static int job_alloc(void *arg)
+static __always_inline void do_alloc(struct job *j, enum window w)
 {
-	struct job *j = arg;
 	u64 t0 = ktime_get_ns();
 	unsigned int i;
 
-	mark(true, j->w_alloc);
+	mark(true, w);
 	for (i = 0; i < j->n; i++)
 		objs[j->cpu][i] = t_alloc(j->t);
-	mark(false, j->w_alloc);
+	mark(false, w);
 	j->alloc_ns = ktime_get_ns() - t0;
-	return 0;
 }
 
-static int job_free(void *arg)
+static __always_inline void do_free(struct job *j, enum window w)
 {
-	struct job *j = arg;
 	u64 t0 = ktime_get_ns();
 	unsigned int i;
 
-	mark(true, j->w_free);
+	mark(true, w);
 	for (i = 0; i < j->free_n; i++)
 		t_free(j->t, j->free_from[i]);
-	mark(false, j->w_free);
+	mark(false, w);
 	j->free_ns = ktime_get_ns() - t0;
+}
+
+/* @n allocations, then their frees: windows @wa, @wf, and @wb around both. */
+static __always_inline void do_alloc_free(struct job *j, enum window wa,
+					  enum window wf, enum window wb)
+{
+	mark(true, wb);
+	do_alloc(j, wa);
+	j->free_from = objs[j->cpu];
+	j->free_n = j->n;
+	do_free(j, wf);
+	mark(false, wb);
+}
+
+static __always_inline void do_pairs(struct job *j, enum window w)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	mark(true, w);
+	for (i = 0; i < j->n; i++)
+		t_free(j->t, t_alloc(j->t));
+	mark(false, w);
+	j->alloc_ns = ktime_get_ns() - t0;
+}
+
+/* The jobs run_on_cpus() starts, one per test phase and window. */
+static int job_a(void *arg)
+{
+	do_alloc_free(arg, W_A_ALLOC, W_A_FREE, W_NONE);
 	return 0;
 }
 
-static int job_alloc_free(void *arg)
+static int job_b(void *arg)
 {
-	struct job *j = arg;
+	do_pairs(arg, W_B_PAIR);
+	return 0;
+}
 
-	mark(true, j->w_both);
-	job_alloc(j);
-	j->free_from = objs[j->cpu];
-	j->free_n = j->n;
-	job_free(j);
-	mark(false, j->w_both);
+static int job_c(void *arg)
+{
+	do_alloc_free(arg, W_NONE, W_NONE, W_C);
+	return 0;
+}
+
+static int job_d_alloc(void *arg)
+{
+	do_alloc(arg, W_D_ALLOC);
+	return 0;
+}
+
+static int job_d_free(void *arg)
+{
+	do_free(arg, W_D_FREE);
+	return 0;
+}
+
+static int job_d_node_alloc(void *arg)
+{
+	do_alloc(arg, W_D_NODE_ALLOC);
+	return 0;
+}
+
+static int job_d_node_free(void *arg)
+{
+	do_free(arg, W_D_NODE_FREE);
+	return 0;
+}
+
+static int job_e_alloc(void *arg)
+{
+	do_alloc(arg, W_E_ALLOC);
+	return 0;
+}
+
+static int job_e_free(void *arg)
+{
+	do_free(arg, W_E_FREE);
 	return 0;
 }
 
 static struct job jobs[MAX_CPUS];
 static void *job_args[MAX_CPUS];
 
-static void prepare_jobs(const struct target *t, unsigned int n,
-			 enum window w_alloc, enum window w_free, enum window w_both)
+static void prepare_jobs(const struct target *t, unsigned int n)
 {
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		jobs[cpu] = (struct job){ .t = t, .n = n, .cpu = cpu, .w_alloc = w_alloc,
-					  .w_free = w_free, .w_both = w_both };
+		jobs[cpu] = (struct job){ .t = t, .n = n, .cpu = cpu };
 		job_args[cpu] = &jobs[cpu];
 	}
 }
 
 static void test_a(const struct target *t, unsigned int n, unsigned int rep)
 {
-	prepare_jobs(t, n, W_A_ALLOC, W_A_FREE, W_NONE);
-	run_on_cpus(cpumask_of(0), job_alloc_free, job_args);
+	prepare_jobs(t, n);
+	run_on_cpus(cpumask_of(0), job_a, job_args);
 	report("a_alloc", t, n, rep, "ns_per_op", jobs[0].alloc_ns, n, W_A_ALLOC);
 	report("a_free", t, n, rep, "ns_per_op", jobs[0].free_ns, n, W_A_FREE);
 }
 
-static int job_pairs(void *arg)
-{
-	struct job *j = arg;
-	u64 t0 = ktime_get_ns();
-	unsigned int i;
-
-	mark(true, j->w_both);
-	for (i = 0; i < j->n; i++)
-		t_free(j->t, t_alloc(j->t));
-	mark(false, j->w_both);
-	j->alloc_ns = ktime_get_ns() - t0;
-	return 0;
-}
-
 static void test_b(const struct target *t, unsigned int rep)
 {
-	prepare_jobs(t, MAX_N, W_NONE, W_NONE, W_B_PAIR);
-	run_on_cpus(cpumask_of(0), job_pairs, job_args);
+	prepare_jobs(t, MAX_N);
+	run_on_cpus(cpumask_of(0), job_b, job_args);
 	report("b_pair", t, MAX_N, rep, "ns_per_pair", jobs[0].alloc_ns, MAX_N, W_B_PAIR);
 }
 
@@ -310,8 +356,8 @@ static void test_c(const struct target *t, unsigned int rep)
 	unsigned int cpu, cpus = 0;
 	u64 ns = 0;
 
-	prepare_jobs(t, 100, W_NONE, W_NONE, W_C);
-	run_on_cpus(cpu_online_mask, job_alloc_free, job_args);
+	prepare_jobs(t, 100);
+	run_on_cpus(cpu_online_mask, job_c, job_args);
 	for_each_online_cpu(cpu) {
 		ns += jobs[cpu].alloc_ns + jobs[cpu].free_ns;
 		cpus++;
@@ -319,10 +365,14 @@ static void test_c(const struct target *t, unsigned int rep)
 	report("c_concurrent", t, 100, rep, "ns_per_op", ns, 2 * 100 * cpus, W_C);
 }
 
-/* Objects allocated on @allocators, all freed on cpu 0. */
+/*
+ * Objects allocated on @allocators (job @alloc_job, window @w_alloc), all
+ * freed on cpu 0 (@free_job, @w_free).
+ */
 static void test_d(const char *name, const struct target *t,
-		   const struct cpumask *allocators, enum window w_alloc,
-		   enum window w_free, unsigned int rep)
+		   const struct cpumask *allocators, int (*alloc_job)(void *),
+		   enum window w_alloc, int (*free_job)(void *), enum window w_free,
+		   unsigned int rep)
 {
 	static void *all[MAX_CPUS * MAX_N];
 	unsigned int cpu, i, total = 0, n = 100;
@@ -330,8 +380,8 @@ static void test_d(const char *name, const struct target *t,
 
 	if (cpumask_empty(allocators))
 		return;
-	prepare_jobs(t, n, w_alloc, w_free, W_NONE);
-	run_on_cpus(allocators, job_alloc, job_args);
+	prepare_jobs(t, n);
+	run_on_cpus(allocators, alloc_job, job_args);
 	for_each_cpu(cpu, allocators) {
 		alloc_ns += jobs[cpu].alloc_ns;
 		for (i = 0; i < n; i++)
@@ -339,7 +389,7 @@ static void test_d(const char *name, const struct target *t,
 	}
 	jobs[0].free_from = all;
 	jobs[0].free_n = total;
-	run_on_cpus(cpumask_of(0), job_free, job_args);
+	run_on_cpus(cpumask_of(0), free_job, job_args);
 	report(name, t, n, rep, "alloc_ns_per_op", alloc_ns, total, w_alloc);
 	report(name, t, n, rep, "free_ns_per_op", jobs[0].free_ns, total, w_free);
 }
@@ -355,15 +405,15 @@ static void test_e(const struct target *t, unsigned int rep)
 	cpumask_clear_cpu(0, &freers);
 	if (cpumask_empty(&freers))
 		return;
-	prepare_jobs(t, n, W_E_ALLOC, W_E_FREE, W_NONE);
-	run_on_cpus(cpumask_of(0), job_alloc, job_args);
+	prepare_jobs(t, n);
+	run_on_cpus(cpumask_of(0), job_e_alloc, job_args);
 	share = n / cpumask_weight(&freers);
 	for_each_cpu(cpu, &freers) {
 		jobs[cpu].free_from = &objs[0][k * share];
 		jobs[cpu].free_n = share;
 		k++;
 	}
-	run_on_cpus(&freers, job_free, job_args);
+	run_on_cpus(&freers, job_e_free, job_args);
 	for_each_cpu(cpu, &freers) {
 		free_ns += jobs[cpu].free_ns;
 		nfree += share;
@@ -397,9 +447,10 @@ static int run_test(const char *name, const struct target *t, unsigned int n,
 	else if (!strcmp(name, "c"))
 		test_c(t, rep);
 	else if (!strcmp(name, "d_remote_free"))
-		test_d(name, t, &remote, W_D_ALLOC, W_D_FREE, rep);
+		test_d(name, t, &remote, job_d_alloc, W_D_ALLOC, job_d_free, W_D_FREE, rep);
 	else if (!strcmp(name, "d_remote_node_free"))
-		test_d(name, t, &other_node, W_D_NODE_ALLOC, W_D_NODE_FREE, rep);
+		test_d(name, t, &other_node, job_d_node_alloc, W_D_NODE_ALLOC,
+		       job_d_node_free, W_D_NODE_FREE, rep);
 	else if (!strcmp(name, "e"))
 		test_e(t, rep);
 	else
