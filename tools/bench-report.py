@@ -29,7 +29,7 @@ import subprocess
 LINE = re.compile(r'^# BENCH (.*)$')
 RUN = re.compile(r'^(icount|mttcg)-(.+)-(\d+)\.log$')
 MC_WINDOW = re.compile(r'^model-clock window id=(\d+) seq=(\d+) vcpu=(\d+) (.*)$')
-# sleeb_bench's W_MEASURE (enum window): an empty window before each measurement.
+# sleeb_bench's W_MEASURE (enum window, static_assert there): an empty window before each measurement.
 MEASURE_WINDOW = 12
 # The model clock's counters kept per operation (beside cycles).
 MC_EVENTS = ('insns', 'locked', 'l1_miss', 'llc_hit', 'xfer_node', 'xfer_remote', 'upgrades',

@@ -87,6 +87,8 @@ enum window {
 	W_E_ALLOC, W_E_FREE,
 	W_MEASURE,		/* empty: one before each measurement */
 };
+/* tools/bench-report.py knows the separator by its number (MEASURE_WINDOW). */
+static_assert(W_MEASURE == 12);
 
 /* Measurements so far: the plugin's seq= of W_MEASURE. */
 static unsigned int measurement;
@@ -127,6 +129,7 @@ static __always_inline void mark(bool start, enum window w)
 		break;
 	}
 }
+
 static void *objs[MAX_CPUS][MAX_N];
 
 struct target {
@@ -150,8 +153,8 @@ static void t_free(const struct target *t, void *p)
 }
 
 /*
- * One measurement: its figure, and which model-clock window (@w, closed
- * once more by the region just measured) holds the same region.
+ * One measurement: its figure, and which model-clock window (@w, in the
+ * current measurement) covered the same region.
  */
 static void report(const char *test, const struct target *t, unsigned int n,
 		   unsigned int rep, const char *metric, u64 ns, u64 ops,
