@@ -25,11 +25,13 @@
 # Rebuilds are incremental: a tree is unpacked again only when the tarball
 # changes; when the series changes only the files the old and new series
 # touch are restored and patched, so make recompiles just those. A variant
-# whose inputs (tarball, series, config fragments, modules, $recipe) are
-# unchanged is not even handed to make, and needs no lock.
+# whose inputs (tarball, series, config fragments, modules, the model-clock
+# marker header they include, $recipe) are unchanged is not even handed to
+# make, and needs no lock.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/.." && pwd)
 cache=${SLEEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sleeb}
 tarball=${SLEEB_LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 jobs=${SLEEB_JOBS:-$(($(nproc) + 1))}
@@ -184,6 +186,8 @@ inputs_id() {
 			series_patches | xargs -r cat
 		fi
 		find "$here/modules" -type f -print0 | sort -z | xargs -0 -r cat
+		# Modules include it (Kbuild: -I$(SLEEB_TOP)/model-clock).
+		cat "$top/model-clock/model-clock-marker.h"
 	} | sha256sum | cut -d' ' -f1
 }
 
@@ -251,7 +255,7 @@ build_variant() {
 		local mb="$obj/ext/$(basename "$m")"
 		mkdir -p "$mb"
 		rsync -a --delete --exclude variants "$m" "$mb/"
-		kmake "$obj" M="$mb" modules >"$mb/build.log" 2>&1 || {
+		kmake "$obj" M="$mb" SLEEB_TOP="$top" modules >"$mb/build.log" 2>&1 || {
 			cat "$mb/build.log" >&2
 			die "$variant: module $(basename "$m") failed to build"
 		}

@@ -21,8 +21,22 @@
 # across nodes, with Slab after each) and counts, per test, how often the
 # queues left their fast paths (sleeb_bench's profile mode).
 #
+# The icount boots also carry the model clock (model-clock/model-clock.so,
+# docs/benchmarks.md): sleeb_bench marks each measured region as a window,
+# the plugin prices it in model cycles (instructions + cache misses,
+# transfers and locked operations by a penalty table) and writes its report
+# to runs/icount-CONFIG-BOOT.mc. Boots with 4 vCPUs are not bit-identical
+# under QEMU 7.2, so each config gets several (min..max in the report).
+# Without the plugin (no qemu-plugin.h: tools/qemu-plugin-api.sh --fetch)
+# the icount boots run without it and the report has no model-cycle table.
+#
+# Every boot holds /tmp/sleeb-guest.lock while it runs (one at a time, so
+# other guest runs can interleave): do not run this script under that lock
+# yourself. The kernels are copied to DIR/bench/kernels first, so a rebuild
+# of the shared kernel cache during the run cannot mix two builds.
+#
 # Writes DIR/bench/results.json (every figure) and DIR/bench/results.md
-# (ratios vanilla/SLEEB, > 1 = SLEEB faster). --quick: one boot each, fewer
+# (ratios vanilla/SLEEB, > 1 = SLEEB faster). --quick: fewer boots and
 # sizes, for development.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -40,8 +54,22 @@ cd "$top"
 tools/install-deps.sh
 kernel/build.sh vanilla sleeb
 [ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
+# Under `meson compile bench` the plugin is a dependency, built already
+# (and a nested build of the same directory is not safe).
+[ -n "${MESON_BUILD_ROOT:-}" ] || meson compile -C "$build" >/dev/null
 rm -rf "$out"
-mkdir -p "$out/runs"
+mkdir -p "$out/runs" "$out/kernels"
+for v in vanilla sleeb; do
+	cp -a "$(kernel/build.sh --out "$v")" "$out/kernels/$v"
+done
+so=$build/model-clock/model-clock.so
+if [ -f "$so" ]; then
+	echo "bench: icount boots carry the model clock ($so)"
+else
+	so=
+	echo "bench: no model clock ($build/model-clock/model-clock.so not built:" \
+		"tools/qemu-plugin-api.sh --fetch, then meson setup --reconfigure)"
+fi
 
 declare -A append=(
 	[vanilla]="" [sleeb]="" [sleeb-off]="slub_queues=off"
@@ -51,12 +79,12 @@ declare -A append=(
 variant_of() { [ "$1" = vanilla ] && echo vanilla || echo sleeb; }
 
 if [ $quick = 1 ]; then
-	icount_boots=1 mttcg_boots=1 micro="sleeb.bench_reps=1 sleeb.bench_quick=1"
+	icount_boots=2 sweep_boots=1 mttcg_boots=1 micro="sleeb.bench_reps=1 sleeb.bench_quick=1"
 	hack="sleeb.hackbench_reps=1 sleeb.hackbench_loops=20"
 	work="sleeb.workloads=1 sleeb.workload_iters=200"
 	icount_configs=(vanilla sleeb sleeb-off)
 else
-	icount_boots=2 mttcg_boots=10 micro="sleeb.bench_reps=5 sleeb.bench_quick=0"
+	icount_boots=3 sweep_boots=2 mttcg_boots=10 micro="sleeb.bench_reps=5 sleeb.bench_quick=0"
 	hack="sleeb.hackbench_reps=3 sleeb.hackbench_loops=50"
 	work="sleeb.workloads=1 sleeb.workload_iters=1000"
 	icount_configs=(vanilla sleeb sleeb-off q16 q480)
@@ -64,7 +92,7 @@ fi
 mttcg_configs=(vanilla sleeb)
 
 run() { # run CLOCK CONFIG BOOT
-	local clock=$1 cfg=$2 boot=$3 variant log
+	local clock=$1 cfg=$2 boot=$3 variant log t0 mc=() windows=''
 	variant=$(variant_of "$cfg")
 	log=$out/runs/$clock-$cfg-$boot
 	printf 'bench: %-6s %-9s boot %2s ... ' "$clock" "$cfg" "$boot"
@@ -72,18 +100,25 @@ run() { # run CLOCK CONFIG BOOT
 	# slow paths per test (bench/30-profile.sh), after everything timed.
 	profile=
 	[ "$clock" = icount ] && [ "$boot" = 1 ] && profile="sleeb.profile=1 $work"
-	SLEEB_QEMU_CLOCK=$clock tests/vm/harness.sh bench "$variant" --build-dir "$build" \
-		--extra /usr/bin/hackbench --timeout 1200 \
+	# The model clock rides on the icount boots; --seed BOOT: the same
+	# guest randomness for every config in boot BOOT.
+	[ "$clock" = icount ] && [ -n "$so" ] && mc=(--plugin "$so,out=$log.mc" --seed "$boot")
+	t0=$(date +%s)
+	SLEEB_QEMU_CLOCK=$clock flock /tmp/sleeb-guest.lock tests/vm/harness.sh bench "$variant" \
+		--build-dir "$build" --kernel-out "$out/kernels/$variant" \
+		--extra /usr/bin/hackbench --timeout 1200 ${mc[@]+"${mc[@]}"} \
 		--append "${append[$cfg]} $micro $hack $profile" >"$log.tap" 2>&1 || true
 	cp "$build/vm-logs/bench-$variant/tap.log" "$log.log"
+	[ ${#mc[@]} = 0 ] || windows=", $(grep -c "^model-clock window" "$log.mc" 2>/dev/null || true) window lines"
 	grep -q '^ok .*kernel log free of splats' "$log.tap" && grep -q 'ran suite bench to the end' "$log.tap" &&
-		echo "done ($(grep -c 'BENCH micro' "$log.log") figures)" || { echo "FAILED (see $log.tap)"; exit 1; }
+		echo "done in $(( $(date +%s) - t0 )) s ($(grep -c 'BENCH micro' "$log.log") figures$windows)" ||
+		{ echo "FAILED (see $log.tap)"; exit 1; }
 }
 
 start=$(date +%s)
 for boot in $(seq 1 "$icount_boots"); do
 	for cfg in "${icount_configs[@]}"; do
-		[ "$boot" -gt 1 ] && [[ $cfg == q* ]] && continue # sweeps: one deterministic boot
+		[ "$boot" -gt "$sweep_boots" ] && [[ $cfg == q* ]] && continue # sweeps: fewer boots
 		run icount "$cfg" "$boot"
 	done
 done

@@ -15,6 +15,22 @@
  * Under QEMU with -icount shift=0 a guest nanosecond is one instruction,
  * so the figures are instructions per operation.
  *
+ * Each measured region is also a window of the model clock
+ * (model-clock/model-clock-marker.h): a 7-byte NOP before and after it
+ * that the model-clock QEMU plugin recognises, and that costs nothing
+ * else. The window ids name the kind of region (enum window below). A
+ * region that several cpus run is one START/END pair per cpu, and the
+ * plugin closes the window as often as the cpus' runs do not overlap,
+ * which varies; so every measurement is preceded by an empty window
+ * W_MEASURE, whose plugin seq= numbers the measurements, and the module
+ * prints after each one
+ *   SLEEB-BENCH-WINDOW <id> <measurement> <test> <cache> <n> <rep> <metric> <ops>
+ * tools/bench-report.py sums every close of window <id> that the plugin
+ * reports after W_MEASURE's seq=<measurement> (and before the next): all
+ * vCPUs' work during the union of the cpus' runs. Window 1 spans the
+ * whole run, so that the model's caches are warm (not flushed) when each
+ * measured window opens.
+ *
  * Loaded with profile=1 it runs nothing at load and keeps its 64-byte cache
  * ("sleeb_bench64") until unloaded; each write of "TEST TARGET [N]" to
  * /sys/module/sleeb_bench/parameters/run then runs one test once, and
@@ -29,6 +45,8 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
+
+#include "model-clock-marker.h"
 
 static unsigned int reps = 5;
 module_param(reps, uint, 0444);
@@ -51,6 +69,67 @@ MODULE_PARM_DESC(last_ops, "allocations and frees of the last test run");
 #define MAX_CPUS	8
 
 static struct kmem_cache *bench64;
+
+/*
+ * Model-clock window ids, one per kind of measured region. Ids must be
+ * compile-time constants (they are the marker's displacement): mark()'s
+ * switch folds away only when @w is one, so every job below is an
+ * always-inline body instantiated once per window (job_a, job_b, ...).
+ */
+enum window {
+	W_NONE,
+	W_RUN,			/* the whole timed run */
+	W_A_ALLOC, W_A_FREE,
+	W_B_PAIR,
+	W_C,
+	W_D_ALLOC, W_D_FREE,
+	W_D_NODE_ALLOC, W_D_NODE_FREE,
+	W_E_ALLOC, W_E_FREE,
+	W_MEASURE,		/* empty: one before each measurement */
+};
+/* tools/bench-report.py knows the separator by its number (MEASURE_WINDOW). */
+static_assert(W_MEASURE == 12);
+
+/* Measurements so far: the plugin's seq= of W_MEASURE. */
+static unsigned int measurement;
+/* Markers only in the timed run: profile mode must not shift the seqs. */
+static bool marking;
+
+#define MARK_CASE(id)					\
+	case id:					\
+		if (start)				\
+			MODEL_CLOCK_START(id);		\
+		else					\
+			MODEL_CLOCK_END(id);		\
+		break
+
+/*
+ * Open (@start) or close window @w (a constant): a test of marking and the
+ * 7-byte NOP, three instructions inside the timed region; W_NONE marks
+ * nothing.
+ */
+static __always_inline void mark(bool start, enum window w)
+{
+	if (!marking)
+		return;
+	switch (w) {
+	MARK_CASE(W_RUN);
+	MARK_CASE(W_A_ALLOC);
+	MARK_CASE(W_A_FREE);
+	MARK_CASE(W_B_PAIR);
+	MARK_CASE(W_C);
+	MARK_CASE(W_D_ALLOC);
+	MARK_CASE(W_D_FREE);
+	MARK_CASE(W_D_NODE_ALLOC);
+	MARK_CASE(W_D_NODE_FREE);
+	MARK_CASE(W_E_ALLOC);
+	MARK_CASE(W_E_FREE);
+	MARK_CASE(W_MEASURE);
+	default:
+		break;
+	}
+}
+
 static void *objs[MAX_CPUS][MAX_N];
 
 struct target {
@@ -73,11 +152,19 @@ static void t_free(const struct target *t, void *p)
 		kfree(p);
 }
 
+/*
+ * One measurement: its figure, and which model-clock window (@w, in the
+ * current measurement) covered the same region.
+ */
 static void report(const char *test, const struct target *t, unsigned int n,
-		   unsigned int rep, const char *metric, u64 ns, u64 ops)
+		   unsigned int rep, const char *metric, u64 ns, u64 ops,
+		   enum window w)
 {
 	pr_info("SLEEB-BENCH %s %s %u %u %s %llu\n", test, t->name, n, rep,
 		metric, ops ? div64_u64(ns, ops) : 0);
+	if (marking && w != W_NONE)
+		pr_info("SLEEB-BENCH-WINDOW %u %u %s %s %u %u %s %llu\n", w,
+			measurement, test, t->name, n, rep, metric, ops);
 	/* A pair is an allocation and a free. */
 	last_ops += strcmp(metric, "ns_per_pair") ? ops : 2 * ops;
 }
@@ -136,38 +223,107 @@ struct job {
 	unsigned int free_n;
 };
 
-static int job_alloc(void *arg)
+static __always_inline void do_alloc(struct job *j, enum window w)
 {
-	struct job *j = arg;
 	u64 t0 = ktime_get_ns();
 	unsigned int i;
 
+	mark(true, w);
 	for (i = 0; i < j->n; i++)
 		objs[j->cpu][i] = t_alloc(j->t);
+	mark(false, w);
 	j->alloc_ns = ktime_get_ns() - t0;
-	return 0;
 }
 
-static int job_free(void *arg)
+static __always_inline void do_free(struct job *j, enum window w)
 {
-	struct job *j = arg;
 	u64 t0 = ktime_get_ns();
 	unsigned int i;
 
+	mark(true, w);
 	for (i = 0; i < j->free_n; i++)
 		t_free(j->t, j->free_from[i]);
+	mark(false, w);
 	j->free_ns = ktime_get_ns() - t0;
+}
+
+/* @n allocations, then their frees: windows @wa, @wf, and @wb around both. */
+static __always_inline void do_alloc_free(struct job *j, enum window wa,
+					  enum window wf, enum window wb)
+{
+	mark(true, wb);
+	do_alloc(j, wa);
+	j->free_from = objs[j->cpu];
+	j->free_n = j->n;
+	do_free(j, wf);
+	mark(false, wb);
+}
+
+static __always_inline void do_pairs(struct job *j, enum window w)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	mark(true, w);
+	for (i = 0; i < j->n; i++)
+		t_free(j->t, t_alloc(j->t));
+	mark(false, w);
+	j->alloc_ns = ktime_get_ns() - t0;
+}
+
+/* The jobs run_on_cpus() starts, one per test phase and window. */
+static int job_a(void *arg)
+{
+	do_alloc_free(arg, W_A_ALLOC, W_A_FREE, W_NONE);
 	return 0;
 }
 
-static int job_alloc_free(void *arg)
+static int job_b(void *arg)
 {
-	struct job *j = arg;
+	do_pairs(arg, W_B_PAIR);
+	return 0;
+}
 
-	job_alloc(j);
-	j->free_from = objs[j->cpu];
-	j->free_n = j->n;
-	return job_free(j);
+static int job_c(void *arg)
+{
+	do_alloc_free(arg, W_NONE, W_NONE, W_C);
+	return 0;
+}
+
+static int job_d_alloc(void *arg)
+{
+	do_alloc(arg, W_D_ALLOC);
+	return 0;
+}
+
+static int job_d_free(void *arg)
+{
+	do_free(arg, W_D_FREE);
+	return 0;
+}
+
+static int job_d_node_alloc(void *arg)
+{
+	do_alloc(arg, W_D_NODE_ALLOC);
+	return 0;
+}
+
+static int job_d_node_free(void *arg)
+{
+	do_free(arg, W_D_NODE_FREE);
+	return 0;
+}
+
+static int job_e_alloc(void *arg)
+{
+	do_alloc(arg, W_E_ALLOC);
+	return 0;
+}
+
+static int job_e_free(void *arg)
+{
+	do_free(arg, W_E_FREE);
+	return 0;
 }
 
 static struct job jobs[MAX_CPUS];
@@ -186,28 +342,16 @@ static void prepare_jobs(const struct target *t, unsigned int n)
 static void test_a(const struct target *t, unsigned int n, unsigned int rep)
 {
 	prepare_jobs(t, n);
-	run_on_cpus(cpumask_of(0), job_alloc_free, job_args);
-	report("a_alloc", t, n, rep, "ns_per_op", jobs[0].alloc_ns, n);
-	report("a_free", t, n, rep, "ns_per_op", jobs[0].free_ns, n);
-}
-
-static int job_pairs(void *arg)
-{
-	struct job *j = arg;
-	u64 t0 = ktime_get_ns();
-	unsigned int i;
-
-	for (i = 0; i < j->n; i++)
-		t_free(j->t, t_alloc(j->t));
-	j->alloc_ns = ktime_get_ns() - t0;
-	return 0;
+	run_on_cpus(cpumask_of(0), job_a, job_args);
+	report("a_alloc", t, n, rep, "ns_per_op", jobs[0].alloc_ns, n, W_A_ALLOC);
+	report("a_free", t, n, rep, "ns_per_op", jobs[0].free_ns, n, W_A_FREE);
 }
 
 static void test_b(const struct target *t, unsigned int rep)
 {
 	prepare_jobs(t, MAX_N);
-	run_on_cpus(cpumask_of(0), job_pairs, job_args);
-	report("b_pair", t, MAX_N, rep, "ns_per_pair", jobs[0].alloc_ns, MAX_N);
+	run_on_cpus(cpumask_of(0), job_b, job_args);
+	report("b_pair", t, MAX_N, rep, "ns_per_pair", jobs[0].alloc_ns, MAX_N, W_B_PAIR);
 }
 
 static void test_c(const struct target *t, unsigned int rep)
@@ -216,17 +360,22 @@ static void test_c(const struct target *t, unsigned int rep)
 	u64 ns = 0;
 
 	prepare_jobs(t, 100);
-	run_on_cpus(cpu_online_mask, job_alloc_free, job_args);
+	run_on_cpus(cpu_online_mask, job_c, job_args);
 	for_each_online_cpu(cpu) {
 		ns += jobs[cpu].alloc_ns + jobs[cpu].free_ns;
 		cpus++;
 	}
-	report("c_concurrent", t, 100, rep, "ns_per_op", ns, 2 * 100 * cpus);
+	report("c_concurrent", t, 100, rep, "ns_per_op", ns, 2 * 100 * cpus, W_C);
 }
 
-/* Objects allocated on @allocators, all freed on cpu 0. */
+/*
+ * Objects allocated on @allocators (job @alloc_job, window @w_alloc), all
+ * freed on cpu 0 (@free_job, @w_free).
+ */
 static void test_d(const char *name, const struct target *t,
-		   const struct cpumask *allocators, unsigned int rep)
+		   const struct cpumask *allocators, int (*alloc_job)(void *),
+		   enum window w_alloc, int (*free_job)(void *), enum window w_free,
+		   unsigned int rep)
 {
 	static void *all[MAX_CPUS * MAX_N];
 	unsigned int cpu, i, total = 0, n = 100;
@@ -235,7 +384,7 @@ static void test_d(const char *name, const struct target *t,
 	if (cpumask_empty(allocators))
 		return;
 	prepare_jobs(t, n);
-	run_on_cpus(allocators, job_alloc, job_args);
+	run_on_cpus(allocators, alloc_job, job_args);
 	for_each_cpu(cpu, allocators) {
 		alloc_ns += jobs[cpu].alloc_ns;
 		for (i = 0; i < n; i++)
@@ -243,9 +392,9 @@ static void test_d(const char *name, const struct target *t,
 	}
 	jobs[0].free_from = all;
 	jobs[0].free_n = total;
-	run_on_cpus(cpumask_of(0), job_free, job_args);
-	report(name, t, n, rep, "alloc_ns_per_op", alloc_ns, total);
-	report(name, t, n, rep, "free_ns_per_op", jobs[0].free_ns, total);
+	run_on_cpus(cpumask_of(0), free_job, job_args);
+	report(name, t, n, rep, "alloc_ns_per_op", alloc_ns, total, w_alloc);
+	report(name, t, n, rep, "free_ns_per_op", jobs[0].free_ns, total, w_free);
 }
 
 /* cpu 0 allocates, every other cpu frees an equal share at once. */
@@ -260,14 +409,14 @@ static void test_e(const struct target *t, unsigned int rep)
 	if (cpumask_empty(&freers))
 		return;
 	prepare_jobs(t, n);
-	run_on_cpus(cpumask_of(0), job_alloc, job_args);
+	run_on_cpus(cpumask_of(0), job_e_alloc, job_args);
 	share = n / cpumask_weight(&freers);
 	for_each_cpu(cpu, &freers) {
 		jobs[cpu].free_from = &objs[0][k * share];
 		jobs[cpu].free_n = share;
 		k++;
 	}
-	run_on_cpus(&freers, job_free, job_args);
+	run_on_cpus(&freers, job_e_free, job_args);
 	for_each_cpu(cpu, &freers) {
 		free_ns += jobs[cpu].free_ns;
 		nfree += share;
@@ -275,8 +424,8 @@ static void test_e(const struct target *t, unsigned int rep)
 	/* The remainder of an uneven split goes back on cpu 0. */
 	for (k = k * share; k < n; k++)
 		t_free(t, objs[0][k]);
-	report("e_one_to_many", t, n, rep, "alloc_ns_per_op", jobs[0].alloc_ns, n);
-	report("e_one_to_many", t, n, rep, "free_ns_per_op", free_ns, nfree);
+	report("e_one_to_many", t, n, rep, "alloc_ns_per_op", jobs[0].alloc_ns, n, W_E_ALLOC);
+	report("e_one_to_many", t, n, rep, "free_ns_per_op", free_ns, nfree, W_E_FREE);
 }
 
 static const unsigned int full_sizes[] = { 8, 64, 256, 1024, 4096 };
@@ -289,6 +438,11 @@ static struct cpumask remote, other_node;
 static int run_test(const char *name, const struct target *t, unsigned int n,
 		    unsigned int rep)
 {
+	if (marking) {
+		measurement++;
+		mark(true, W_MEASURE);
+		mark(false, W_MEASURE);
+	}
 	if (!strcmp(name, "a"))
 		test_a(t, n, rep);
 	else if (!strcmp(name, "b"))
@@ -296,9 +450,10 @@ static int run_test(const char *name, const struct target *t, unsigned int n,
 	else if (!strcmp(name, "c"))
 		test_c(t, rep);
 	else if (!strcmp(name, "d_remote_free"))
-		test_d(name, t, &remote, rep);
+		test_d(name, t, &remote, job_d_alloc, W_D_ALLOC, job_d_free, W_D_FREE, rep);
 	else if (!strcmp(name, "d_remote_node_free"))
-		test_d(name, t, &other_node, rep);
+		test_d(name, t, &other_node, job_d_node_alloc, W_D_NODE_ALLOC,
+		       job_d_node_free, W_D_NODE_FREE, rep);
 	else if (!strcmp(name, "e"))
 		test_e(t, rep);
 	else
@@ -372,6 +527,8 @@ static int __init sleeb_bench_init(void)
 
 	pr_info("SLEEB-BENCH-BEGIN reps=%u quick=%d cpus=%u\n", reps, quick,
 		num_online_cpus());
+	marking = true;
+	mark(true, W_RUN);
 	for (r = 0; r < reps; r++) {
 		for (i = 0; i < nt; i++) {
 			for (j = 0; j < nns; j++)
@@ -380,6 +537,8 @@ static int __init sleeb_bench_init(void)
 				run_test(tests[j], &targets[i], 0, r);
 		}
 	}
+	mark(false, W_RUN);
+	marking = false;
 	pr_info("SLEEB-BENCH-END\n");
 	kmem_cache_destroy(bench64);
 	bench64 = NULL;
