@@ -450,18 +450,26 @@ def slab_table(records, clock, phase, top=10):
 
 def phase_of(marks, t):
     """Where uptime t falls among a boot's probes [(uptime, phase)]: the
-    probes before and after it ("start" and "stop" at the ends)."""
-    before = [p for u, p in marks if u < t]
-    after = [p for u, p in marks if u >= t]
+    probes before and after it ("start" and "stop" at the ends). Uptime
+    comes in hundredths: a decision stamped with a probe's hundredth was
+    read after that probe (the reader stamps a line when it reads it)."""
+    before = [p for u, p in marks if u <= t]
+    after = [p for u, p in marks if u > t]
     return f'{before[-1] if before else "start"}..{after[0] if after else "stop"}'
+
+
+def cache_family(name):
+    """kmalloc-rnd-NN-SIZE (CONFIG_RANDOM_KMALLOC_CACHES' 16 copies) as
+    kmalloc-rnd-*-SIZE."""
+    return re.sub(r'^kmalloc-rnd-\d+-', 'kmalloc-rnd-*-', name)
 
 
 def sleebd_decisions(records, config='sleebd'):
     """The daemon's decisions over the boots of config: (rows, summary).
 
-    rows: (cache, old, new, kind, count, boots, phases), the copies of a
-    kmalloc cache (kmalloc-rnd-NN-SIZE, CONFIG_RANDOM_KMALLOC_CACHES) as
-    one cache "kmalloc-rnd-*-SIZE"; summary: per boot the decisions by
+    rows: (kind, old, new, count, caches, families, boots, phases), one per
+    kind and change of queue/batch/shared, caches how many caches it was
+    taken for and families their names (cache_family); summary: per boot the decisions by
     kind and the daemon's cpu time against the guest's uptime."""
     marks, changes, cpu = {}, [], {}
     for r in records:
@@ -476,19 +484,25 @@ def sleebd_decisions(records, config='sleebd'):
             cpu[b] = (r['value'], r['uptime'])
     rows = {}
     for r in changes:
-        cache = re.sub(r'^kmalloc-rnd-\d+-', 'kmalloc-rnd-*-', r['cache'])
-        e = rows.setdefault((cache, r['old'], r['new'], r['metric']), [0, set(), set()])
+        e = rows.setdefault((r['metric'], r['old'], r['new']), [0, set(), set(), set(), set()])
         e[0] += 1
-        e[1].add(r['boot'])
-        e[2].add(phase_of(sorted(marks.get(r['boot'], [])), r['value']))
+        e[1].add(cache_family(r['cache']))
+        e[4].add(r['cache'])
+        e[2].add(r['boot'])
+        e[3].add(phase_of(sorted(marks.get(r['boot'], [])), r['value']))
     kinds = ('policy', 'grow', 'shrink', 'rollback', 'other')
     summary = {}
     for b in sorted({r['boot'] for r in changes} | set(cpu)):
         by = {k: sum(1 for r in changes if r['boot'] == b and r['metric'] == k) for k in kinds}
         summary[b] = dict(by, cpu=cpu.get(b))
     order = {k: i for i, k in enumerate(kinds)}
-    out = sorted(((c, o, n, k, e[0], len(e[1]), sorted(e[2])) for (c, o, n, k), e in rows.items()),
-                 key=lambda x: (order.get(x[3], 9), x[0], x[1], x[2]))
+
+    def qsize(v):
+        return int(v.split('/')[0]) if v.split('/')[0].isdigit() else 0
+
+    out = sorted(((k, o, n, e[0], len(e[4]), sorted(e[1]), len(e[2]), sorted(e[3]))
+                  for (k, o, n), e in rows.items()),
+                 key=lambda x: (order.get(x[0], 9), -qsize(x[1]), x[1], x[2]))
     return out, summary
 
 
@@ -503,10 +517,12 @@ def sleebd_table(records):
         cpu = f'{c[0]:.2f} / {c[1]:.1f} ({c[0] / c[1] * 100:.1f}%)' if c and c[1] else '-'
         lines.append(f'| {b} | {s["policy"]} | {s["grow"]} | {s["shrink"]} | {s["rollback"]} '
                      f'| {s["other"]} | {cpu} |')
-    lines += ['', '| cache | queue/batch/shared from -> to | kind | decisions (boots) '
+    lines += ['', '| kind | queue/batch/shared from -> to | decisions (boots) | caches '
               '| between probes |', '|---|---|---|---|---|']
-    for cache, old, new, kind, count, boots, phases in rows:
-        lines.append(f'| {cache} | {old} -> {new} | {kind} | {count} ({boots}) | {", ".join(phases)} |')
+    for kind, old, new, count, caches, families, boots, phases in rows:
+        shown = ', '.join(families[:6]) + (f' and {len(families) - 6} more' if len(families) > 6 else '')
+        lines.append(f'| {kind} | {old} -> {new} | {count} ({boots}) | {caches}: {shown} '
+                     f'| {", ".join(phases)} |')
     return lines
 
 
@@ -669,8 +685,9 @@ def main():
                'time constants (tests/vm/guest/bench/sleebd-bench.conf), started after '
                'the micro tests and stopped (SIGTERM, which rolls every value back) '
                'after the workloads. Per boot the decisions by kind and the daemon\'s '
-               'cpu time; then each decision, the 16 copies of a kmalloc size '
-               '(kmalloc-rnd-NN-SIZE) counted as one cache, with the memory probes it '
+               'cpu time; then the decisions by kind and change, summed over the boots, '
+               'with how many caches took them (the 16 copies of a kmalloc size, '
+               'kmalloc-rnd-NN-SIZE, named as one) and the memory probes they '
                'fell between (boot: before hackbench; after_workload: after it; '
                'work-NAME-start/after: around the workload NAME; start: the daemon\'s '
                'first apply; stop: its rollback).', '']

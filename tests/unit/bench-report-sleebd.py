@@ -56,6 +56,7 @@ def main():
             '# BENCH sleebd change 10.5 kmalloc-rnd-01-512 120/60/240 240/120/480 grow',
             '# BENCH sleebd change 10.6 kmalloc-rnd-07-512 120/60/240 240/120/480 grow',
             '# BENCH sleebd change 12.0 kmalloc-64 120/60/240 60/30/120 shrink',
+            '# BENCH sleebd change 13.0 kmalloc-32 60/30/120 30/15/60 shrink',
             '# BENCH sleebd change 14.0 kmalloc-64 60/30/120 120/60/240 rollback',
             '# BENCH sleebd change 14.0 kmalloc-64 60/30/120',  # cut short: no record
             '# BENCH sleebd cpu 0.50 20.0'])
@@ -70,7 +71,7 @@ def main():
         with open(os.path.join(out, 'results.json')) as f:
             res = json.load(f)
         changes = [x for x in res['records'] if x['kind'] == 'sleebd' and x['test'] == 'sleebd-change']
-        check(len(changes) == 6, 'every whole decision line is a record, a cut one is not',
+        check(len(changes) == 7, 'every whole decision line is a record, a cut one is not',
               f'{len(changes)} records')
         grow = next((x for x in changes if x['cache'] == 'kmalloc-rnd-01-512'), {})
         check((grow.get('old'), grow.get('new'), grow.get('metric'), grow.get('value')) ==
@@ -82,17 +83,21 @@ def main():
         def row(prefix):
             return next((line for line in md if line.startswith(prefix)), '')
 
-        r1 = row('| kmalloc-rnd-*-512 | 120/60/240 -> 240/120/480 | grow |')
-        check('| 3 (2) |' in r1, 'copies of a kmalloc size are one cache, counted over boots', r1)
+        r1 = row('| grow | 120/60/240 -> 240/120/480 |')
+        check('| 3 (2) | 3: kmalloc-rnd-*-512 |' in r1,
+              'one row per change, counted over boots, copies of a kmalloc size named as one', r1)
         check(r1.endswith('| boot..after_workload |'), 'a decision during hackbench falls between '
               'the probes before and after it', r1)
-        r2 = row('| kmalloc-64 | 120/60/240 -> 60/30/120 | shrink |')
+        r2 = row('| shrink | 120/60/240 -> 60/30/120 |')
         check(r2.endswith('| after_workload..idle_2s |'), 'a shrink while idle falls after hackbench', r2)
-        r3 = row('| kmalloc-rnd-*-8k | 24/12/48 -> 24/12/0 | policy |')
+        r3 = row('| policy | 24/12/48 -> 24/12/0 |')
         check(r3.endswith('| start..boot |'), 'the first apply is before the first probe', r3)
-        r4 = row('| kmalloc-64 | 60/30/120 -> 120/60/240 | rollback |')
+        r4 = row('| rollback | 60/30/120 -> 120/60/240 |')
         check(r4.endswith('| idle_2s..stop |'), 'the rollback is after the last probe', r4)
-        b1 = row('| 1 | 1 | 2 | 1 | 1 | 0 |')
+        # A decision read in the same hundredth as a probe came after it.
+        r5 = row('| shrink | 60/30/120 -> 30/15/60 |')
+        check(r5.endswith('| idle_2s..stop |'), 'a decision stamped with a probe\'s hundredth is after it', r5)
+        b1 = row('| 1 | 1 | 2 | 2 | 1 | 0 |')
         check('0.50 / 20.0 (2.5%)' in b1, 'boot 1: decisions by kind and the daemon\'s cpu share', b1)
         hb = row('| hackbench-process seconds |')
         # vanilla 0.2 against sleebd 0.25: 0.80 in the sleebd column.
