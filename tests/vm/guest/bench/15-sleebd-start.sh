@@ -13,11 +13,14 @@
 # waits for it and leaves its exit status in /tmp/sleebd.rc: the stop
 # script runs in another shell, which cannot wait for it.
 . /tests/lib.sh
+. /tests/bench/sleebd.lib
 grep -q 'sleeb\.sleebd=1' /proc/cmdline || exit 0
 if ! command -v sleebd >/dev/null; then
 	not_ok "sleebd in the image (tools/bench.sh --build-dir DIR)"
 	exit 1
 fi
+# What the kernel had, for the stop script's check of the rollback.
+queues /tmp/queues.before
 mkdir -p /run/sleeb/sleebd.conf.d
 cp /tests/bench/sleebd-bench.conf /run/sleeb/sleebd.conf.d/50-bench-clock.conf
 rm -f /tmp/sleebd.log /tmp/sleebd.rc /tmp/sleebd.fifo
