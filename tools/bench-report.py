@@ -16,6 +16,11 @@ before the next) hold that figure's region; their counters summed over
 closes and vCPUs and divided by OPS become records of clock "model"
 (metric "cycles_per_op", "alloc_cycles_per_op", ... and the events per op
 beside them).
+
+sleeb+sleebd (config "sleebd"): "# BENCH sleebd change UPTIME CACHE OLD NEW
+KIND" lines are the daemon's decisions, "# BENCH sleebd cpu SECONDS UPTIME"
+its cpu time, and "# BENCH at PHASE UPTIME" (every config) the guest's
+clock at each memory probe, which places each decision between two probes.
 """
 import argparse
 import datetime
@@ -145,6 +150,17 @@ def parse_runs(runs_dir, problems):
                                         n=int(w[2]), rep=0, metric='s_per_kop',
                                         value=float(w[4]) * 1000 / float(w[3])))
                     works.append((w[1], int(w[2]), int(w[3])))
+                elif w[0] == 'at' and len(w) == 3:
+                    records.append(dict(base, kind='at', test=w[1], cache='-', n=0, rep=0,
+                                        metric='uptime', value=float(w[2])))
+                elif w[0] == 'sleebd' and w[1] == 'change' and len(w) == 7:
+                    records.append(dict(base, kind='sleebd', test='sleebd-change', cache=w[3],
+                                        n=0, rep=0, metric=w[6], value=float(w[2]),
+                                        old=w[4], new=w[5]))
+                elif w[0] == 'sleebd' and w[1] == 'cpu' and len(w) == 4:
+                    records.append(dict(base, kind='sleebd', test='sleebd-cpu', cache='-', n=0,
+                                        rep=0, metric='cpu_seconds', value=float(w[2]),
+                                        uptime=float(w[3])))
                 elif w[0] == 'slab' and len(w) == 6:
                     for metric, v in (('active_objs', w[3]), ('num_objs', w[4]),
                                       ('slab_kB', w[5])):
@@ -168,7 +184,7 @@ def group(records, clock):
     """{key: {config: [values]}} and {key: {config: {boot: [values]}}}."""
     flat, per_boot = {}, {}
     for r in records:
-        if r['clock'] != clock:
+        if r['clock'] != clock or r['kind'] in ('at', 'sleebd'):
             continue
         k = key(r)
         flat.setdefault(k, {}).setdefault(r['config'], []).append(r['value'])
@@ -240,10 +256,11 @@ def micro_table(flat, per_boot, configs, digits=0):
              ' | '.join(f'vanilla/{c}' for c in cols) + ' |',
              '|' + '---|' * (2 + 2 * len(cols))]
     for k in sorted(flat):
-        if k[0] not in ('micro', 'work'):
+        if k[0] not in ('micro', 'work', 'hackbench'):
             continue
-        lines.append(f'| {label(k)} | {spread(flat[k].get("vanilla"), digits)} | ' +
-                     ' | '.join(spread(flat[k].get(c), digits) for c in cols) +
+        d = 3 if k[4] == 'seconds' else digits
+        lines.append(f'| {label(k)} | {spread(flat[k].get("vanilla"), d)} | ' +
+                     ' | '.join(spread(flat[k].get(c), d) for c in cols) +
                      ' | ' + ' | '.join(fmt_range(ratio_range(flat, per_boot, k, c))
                                         for c in cols) + ' |')
     return lines
@@ -431,6 +448,84 @@ def slab_table(records, clock, phase, top=10):
     return lines
 
 
+def phase_of(marks, t):
+    """Where uptime t falls among a boot's probes [(uptime, phase)]: the
+    probes before and after it ("start" and "stop" at the ends). Uptime
+    comes in hundredths: a decision stamped with a probe's hundredth was
+    read after that probe (the reader stamps a line when it reads it)."""
+    before = [p for u, p in marks if u <= t]
+    after = [p for u, p in marks if u > t]
+    return f'{before[-1] if before else "start"}..{after[0] if after else "stop"}'
+
+
+def cache_family(name):
+    """kmalloc-rnd-NN-SIZE (CONFIG_RANDOM_KMALLOC_CACHES' 16 copies) as
+    kmalloc-rnd-*-SIZE."""
+    return re.sub(r'^kmalloc-rnd-\d+-', 'kmalloc-rnd-*-', name)
+
+
+def sleebd_decisions(records, config='sleebd'):
+    """The daemon's decisions over the boots of config: (rows, summary).
+
+    rows: (kind, old, new, count, caches, families, boots, phases), one per
+    kind and change of queue/batch/shared, caches how many caches it was
+    taken for and families their names (cache_family); summary: per boot the decisions by
+    kind and the daemon's cpu time against the guest's uptime."""
+    marks, changes, cpu = {}, [], {}
+    for r in records:
+        if r['config'] != config or r['clock'] != 'icount':
+            continue
+        b = r['boot']
+        if r['kind'] == 'at':
+            marks.setdefault(b, []).append((r['value'], r['test']))
+        elif r['kind'] == 'sleebd' and r['test'] == 'sleebd-change':
+            changes.append(r)
+        elif r['kind'] == 'sleebd' and r['test'] == 'sleebd-cpu':
+            cpu[b] = (r['value'], r['uptime'])
+    rows = {}
+    for r in changes:
+        e = rows.setdefault((r['metric'], r['old'], r['new']), [0, set(), set(), set(), set()])
+        e[0] += 1
+        e[1].add(cache_family(r['cache']))
+        e[4].add(r['cache'])
+        e[2].add(r['boot'])
+        e[3].add(phase_of(sorted(marks.get(r['boot'], [])), r['value']))
+    kinds = ('policy', 'grow', 'shrink', 'rollback', 'other')
+    summary = {}
+    for b in sorted({r['boot'] for r in changes} | set(cpu)):
+        by = {k: sum(1 for r in changes if r['boot'] == b and r['metric'] == k) for k in kinds}
+        summary[b] = dict(by, cpu=cpu.get(b))
+    order = {k: i for i, k in enumerate(kinds)}
+
+    def qsize(v):
+        return int(v.split('/')[0]) if v.split('/')[0].isdigit() else 0
+
+    out = sorted(((k, o, n, e[0], len(e[4]), sorted(e[1]), len(e[2]), sorted(e[3]))
+                  for (k, o, n), e in rows.items()),
+                 key=lambda x: (order.get(x[0], 9), -qsize(x[1]), x[1], x[2]))
+    return out, summary
+
+
+def sleebd_table(records):
+    rows, summary = sleebd_decisions(records)
+    if not rows and not summary:
+        return []
+    lines = ['| boot | policy | grow | shrink | rollback | other | sleebd cpu s / guest uptime s |',
+             '|---|---|---|---|---|---|---|']
+    for b, s in summary.items():
+        c = s['cpu']
+        cpu = f'{c[0]:.2f} / {c[1]:.1f} ({c[0] / c[1] * 100:.1f}%)' if c and c[1] else '-'
+        lines.append(f'| {b} | {s["policy"]} | {s["grow"]} | {s["shrink"]} | {s["rollback"]} '
+                     f'| {s["other"]} | {cpu} |')
+    lines += ['', '| kind | queue/batch/shared from -> to | decisions (boots) | caches '
+              '| between probes |', '|---|---|---|---|---|']
+    for kind, old, new, count, caches, families, boots, phases in rows:
+        shown = ', '.join(families[:6]) + (f' and {len(families) - 6} more' if len(families) > 6 else '')
+        lines.append(f'| {kind} | {old} -> {new} | {count} ({boots}) | {caches}: {shown} '
+                     f'| {", ".join(phases)} |')
+    return lines
+
+
 def profile_table(records):
     """Queue slow-path entries per 1000 operations, from queue_stats deltas."""
     prof = {}
@@ -498,9 +593,9 @@ def main():
     icount, icount_boot = group(records, 'icount')
     model, model_boot = group(records, 'model')
     mttcg, mttcg_boot = group(records, 'mttcg')
+    order = ['vanilla', 'sleeb', 'sleeb-off', 'sleebd', 'q16', 'q480']
     configs = sorted({r['config'] for r in records if r['clock'] == 'icount'},
-                     key=lambda c: ['vanilla', 'sleeb', 'sleeb-off', 'q16', 'q480'].index(c)
-                     if c in ('vanilla', 'sleeb', 'sleeb-off', 'q16', 'q480') else 9)
+                     key=lambda c: order.index(c) if c in order else len(order))
     md = ['# SLEEB benchmark results', '',
           f'- Command: `{meta["command"]}` ({meta["seconds"]} s)',
           f'- Date: {meta["date"]}',
@@ -515,8 +610,12 @@ def main():
           'modelled): medians over boots and repetitions, (min..max) where they '
           'differ; ratios vanilla/config of the medians, (min..max) the widest '
           'range the per-boot medians allow. Configs: `sleeb` default queues, '
-          '`sleeb-off` the same kernel with `slub_queues=off`, `q16`/`q480` every '
-          'queue set at boot to 16/8/64 and 480/240/1920.', '']
+          '`sleeb-off` the same kernel with `slub_queues=off`, `sleebd` the sleeb '
+          'kernel with sleebd running the shipped policies from after the micro '
+          'tests on (so its micro figures are the default queues\' again; '
+          'hackbench, the workloads and the memory probes ran under the daemon), '
+          '`q16`/`q480` every queue set at boot to 16/8/64 and 480/240/1920. '
+          'hackbench: guest seconds per run.', '']
     md += micro_table(icount, icount_boot, configs)
     if model:
         md += ['', '## Model clock (model cycles per operation)', '',
@@ -534,8 +633,10 @@ def main():
                'over boots and how many miss it over the whole range (the rest '
                'straddle it), the geometric mean of the ratios, and the lowest '
                'figure (gap to the target in %). The "sleebd" targets are for '
-               'sleeb+sleebd, which this benchmark does not boot yet: the default '
-               'and q480 queues stand in for what the daemon would pick.', '']
+               'sleeb+sleebd; in the `sleebd` config the micro tests run before the '
+               'daemon starts (one look per 100 ms of guest time could not follow '
+               'them), so the default and q480 queues stand in for what the daemon '
+               'would pick.', '']
         md += targets_table(model, model_boot, configs)
         t = events_table(records, configs)
         if t:
@@ -577,6 +678,20 @@ def main():
                    'Objects in use count what sits in the queues (SLUB sees them allocated); '
                    'every slab holding one such object stays allocated.', '']
             md += t
+    t = sleebd_table(records)
+    if t:
+        md += ['', '## sleeb+sleebd: what the daemon decided (icount boots of `sleebd`)', '',
+               'sleebd with the shipped sleebd.conf and policies and the bench clock\'s '
+               'time constants (tests/vm/guest/bench/sleebd-bench.conf), started after '
+               'the micro tests and stopped (SIGTERM, which rolls every value back) '
+               'after the workloads. Per boot the decisions by kind and the daemon\'s '
+               'cpu time; then the decisions by kind and change, summed over the boots, '
+               'with how many caches took them (the 16 copies of a kmalloc size, '
+               'kmalloc-rnd-NN-SIZE, named as one) and the memory probes they '
+               'fell between (boot: before hackbench; after_workload: after it; '
+               'work-NAME-start/after: around the workload NAME; start: the daemon\'s '
+               'first apply; stop: its rollback).', '']
+        md += t
     if problems:
         md += ['', '## Problems', ''] + [f'- {p}' for p in problems]
     with open(os.path.join(args.outdir, 'results.md'), 'w') as f:

@@ -11,6 +11,11 @@
 #   sleeb-off  the sleeb kernel booted with slub_queues=off (cost of the patch)
 #   q16, q480  the sleeb kernel with every queue set at boot to 16/8/64 and
 #              480/240/1920 (a sweep: what should the daemon pick?)
+#   sleebd     sleeb+sleebd: the sleeb kernel with sleebd (DIR's build)
+#              started after the micro benchmarks and running the shipped
+#              policies through hackbench, the profile and the workloads,
+#              its time constants scaled to the icount clock
+#              (tests/vm/guest/bench/sleebd-bench.conf); icount boots only
 # under two clocks: "icount" (single-threaded TCG with -icount shift=0: one
 # guest ns per instruction, deterministic) for every configuration, and
 # "mttcg" (multi-threaded TCG, wall clock, noisy) with 10 boots of vanilla and
@@ -75,6 +80,7 @@ declare -A append=(
 	[vanilla]="" [sleeb]="" [sleeb-off]="slub_queues=off"
 	[q16]="slub_queue_size=16 slub_queue_batch=8 slub_shared_queue_size=64"
 	[q480]="slub_queue_size=480 slub_queue_batch=240 slub_shared_queue_size=1920"
+	[sleebd]="sleeb.sleebd=1"
 )
 variant_of() { [ "$1" = vanilla ] && echo vanilla || echo sleeb; }
 
@@ -82,12 +88,12 @@ if [ $quick = 1 ]; then
 	icount_boots=2 sweep_boots=1 mttcg_boots=1 micro="sleeb.bench_reps=1 sleeb.bench_quick=1"
 	hack="sleeb.hackbench_reps=1 sleeb.hackbench_loops=20"
 	work="sleeb.workloads=1 sleeb.workload_iters=200"
-	icount_configs=(vanilla sleeb sleeb-off)
+	icount_configs=(vanilla sleeb sleeb-off sleebd)
 else
 	icount_boots=3 sweep_boots=2 mttcg_boots=10 micro="sleeb.bench_reps=5 sleeb.bench_quick=0"
 	hack="sleeb.hackbench_reps=3 sleeb.hackbench_loops=50"
 	work="sleeb.workloads=1 sleeb.workload_iters=1000"
-	icount_configs=(vanilla sleeb sleeb-off q16 q480)
+	icount_configs=(vanilla sleeb sleeb-off sleebd q16 q480)
 fi
 mttcg_configs=(vanilla sleeb)
 
@@ -111,6 +117,7 @@ run() { # run CLOCK CONFIG BOOT
 	cp "$build/vm-logs/bench-$variant/tap.log" "$log.log"
 	[ ${#mc[@]} = 0 ] || windows=", $(grep -c "^model-clock window" "$log.mc" 2>/dev/null || true) window lines"
 	grep -q '^ok .*kernel log free of splats' "$log.tap" && grep -q 'ran suite bench to the end' "$log.tap" &&
+		{ [ "$cfg" != sleebd ] || grep -q '^ok .*sleebd stopped on SIGTERM with status 0' "$log.tap"; } &&
 		echo "done in $(( $(date +%s) - t0 )) s ($(grep -c 'BENCH micro' "$log.log") figures$windows)" ||
 		{ echo "FAILED (see $log.tap)"; exit 1; }
 }

@@ -6,11 +6,14 @@
 # on the command line. "# BENCH hackbench MODE REP SECONDS",
 # "# BENCH mem PHASE SLAB_KB SUNRECLAIM_KB", and per cache holding slabs
 # "# BENCH slab PHASE CACHE ACTIVE_OBJS NUM_OBJS SLAB_KB" (/proc/slabinfo:
-# where a difference in Slab: comes from).
+# where a difference in Slab: comes from), and "# BENCH at PHASE UPTIME"
+# (the guest's clock at each probe, to place sleebd's decisions).
 . /tests/lib.sh
 reps=$(sed -n 's/.*sleeb\.hackbench_reps=\([0-9]*\).*/\1/p' /proc/cmdline)
 loops=$(sed -n 's/.*sleeb\.hackbench_loops=\([0-9]*\).*/\1/p' /proc/cmdline)
 mem() {
+	read -r up _ </proc/uptime
+	echo "# BENCH at $1 $up"
 	echo "# BENCH mem $1 $(awk '/^Slab:/ {s=$2} /^SUnreclaim:/ {u=$2} END {print s, u}' /proc/meminfo)"
 	# slabinfo 2.1: $2 active_objs, $3 num_objs, $6 pagesperslab, $15
 	# num_slabs; the guest is x86-64, 4 kB pages.

@@ -5,7 +5,8 @@
 # across nodes, each with Slab/SUnreclaim right after it and 2, 8 and 30 s
 # later. sleeb.workload_iters=N sets each thread's operations (default
 # 2000; forks: a tenth of it). Prints "# BENCH work NAME THREADS OPS
-# SECONDS" and "# BENCH mem work-NAME-PHASE SLAB_KB SUNRECLAIM_KB".
+# SECONDS", "# BENCH mem work-NAME-PHASE SLAB_KB SUNRECLAIM_KB" and "# BENCH
+# at work-NAME-PHASE UPTIME" (the guest's clock then).
 . /tests/lib.sh
 grep -q 'sleeb\.workloads=1' /proc/cmdline || exit 0
 iters=$(sed -n 's/.*sleeb\.workload_iters=\([0-9]*\).*/\1/p' /proc/cmdline)
@@ -14,6 +15,8 @@ cpus=$(grep -c ^processor /proc/cpuinfo)
 # The initramfs guest brings up no network: tcp needs loopback.
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 mem() {
+	read -r up _ </proc/uptime
+	echo "# BENCH at $1 $up"
 	echo "# BENCH mem $1 $(awk '/^Slab:/ {s=$2} /^SUnreclaim:/ {u=$2} END {print s, u}' /proc/meminfo)"
 }
 for w in files fork tcp; do
@@ -21,6 +24,8 @@ for w in files fork tcp; do
 	[ $w = fork ] && n=$((iters / 10))
 	threads=$cpus
 	[ $w = tcp ] && threads=$((cpus / 2 * 2))
+	read -r up _ </proc/uptime
+	echo "# BENCH at work-$w-start $up"
 	out=$(cd /tmp && workload $w "$threads" "$n" 2>&1)
 	set -- $out
 	if [ "$1" = ops ]; then
