@@ -104,6 +104,8 @@ run() { # run CLOCK CONFIG BOOT
 	# slow paths per test (bench/30-profile.sh), after everything timed.
 	profile=
 	[ "$clock" = icount ] && [ "$boot" = 1 ] && profile="sleeb.profile=1 $work"
+	# The handoff sweep's N of 10^4 and more (most of its time): first boots only.
+	[ "$boot" = 1 ] || profile="$profile sleeb.bench_handoff_max=1000"
 	# The model clock rides on the icount boots; --seed BOOT: the same
 	# guest randomness for every config in boot BOOT.
 	[ "$clock" = icount ] && [ -n "$so" ] && mc=(--plugin "$so,out=$log.mc" --seed "$boot")
