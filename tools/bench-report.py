@@ -21,6 +21,16 @@ sleeb+sleebd (config "sleebd"): "# BENCH sleebd change UPTIME CACHE OLD NEW
 KIND" lines are the daemon's decisions, "# BENCH sleebd cpu SECONDS UPTIME"
 its cpu time, and "# BENCH at PHASE UPTIME" (every config) the guest's
 clock at each memory probe, which places each decision between two probes.
+
+The handoff sweep (sleeb_bench's h_handoff, h_handoff_node: cpu 0
+allocates N, another cpu frees them) also gets, per repetition, the sum of
+its allocation and free per object (metric handoff_ns_per_obj, or
+handoff_cycles_per_obj in the model clock): what one object's trip costs.
+
+Beside results.md it writes SVG plots (bench_plot.py, gnuplot): ratios per
+figure for each config, Slab: over time after the workload, and the
+handoff sweep's ratio against N; without gnuplot results.md says they were
+skipped.
 """
 import argparse
 import datetime
@@ -30,6 +40,8 @@ import platform
 import re
 import statistics
 import subprocess
+
+import bench_plot
 
 LINE = re.compile(r'^# BENCH (.*)$')
 RUN = re.compile(r'^(icount|mttcg)-(.+)-(\d+)\.log$')
@@ -176,6 +188,45 @@ def parse_runs(runs_dir, problems):
     return records
 
 
+def handoff_records(records):
+    """Per repetition of a handoff figure (h_*), alloc + free per object."""
+    sides = {}
+    for r in records:
+        if r['kind'] == 'micro' and r['test'].startswith('h_') and \
+                r['metric'].startswith(('alloc_', 'free_')):
+            side, _, unit = r['metric'].partition('_')
+            k = (r['clock'], r['config'], r['boot'], r['test'], r['cache'], r['n'], r['rep'], unit)
+            sides.setdefault(k, {})[side] = r
+    out = []
+    for (*_, unit), s in sorted(sides.items(), key=lambda x: tuple(map(str, x[0]))):
+        if 'alloc' in s and 'free' in s:
+            # ns_per_op -> handoff_ns_per_obj, cycles_per_op -> handoff_cycles_per_obj
+            out.append(dict(s['free'], metric='handoff_' + unit.replace('_per_op', '_per_obj'),
+                            value=s['alloc']['value'] + s['free']['value'], derived=True))
+            out[-1].pop('events', None)
+    return out
+
+
+# The queues' default sizes by object size (kernel series: SLAB's sizes) and
+# the sweep configs of tools/bench.sh: (queue, batch, shared queue).
+QUEUE_SIZES = {
+    'q16': lambda size: (16, 8, 64),
+    'q480': lambda size: (480, 240, 1920),
+}
+
+
+def default_queue_sizes(size):
+    return (120, 60, 480) if size <= 256 else (54, 27, 108) if size <= 1024 else (24, 12, 24)
+
+
+def handoff_fits(config, test, size, n):
+    """Whether N objects freed on one cpu fit the queues that catch them: the
+    freeing cpu's queue and its node's shared queue on the same node, the
+    alien row and the owner node's shared queue across nodes."""
+    q, b, h = QUEUE_SIZES.get(config, default_queue_sizes)(size)
+    return n <= (h + b - 1 if test.endswith('_node') else q + h)
+
+
 def key(r):
     return (r['kind'], r['test'], r['cache'], r['n'], r['metric'])
 
@@ -303,21 +354,29 @@ def targets_table(flat, per_boot, configs):
 
     def ratios(pred, config):
         rs = [(ratio_range(flat, per_boot, k, config), k) for k in sorted(flat)
-              if k[0] == 'micro' and pred(k) and config in flat[k] and 'vanilla' in flat[k]]
+              if k[0] == 'micro' and pred(k, config) and config in flat[k] and 'vanilla' in flat[k]]
         return [(r, k) for r, k in rs if r[0] is not None]
+
+    def handoff(k):
+        return k[1].startswith('h_') and k[4].startswith('handoff_')
 
     queues = [c for c in cols if c != 'sleeb-off']
     # (target, figures, lowest, highest, configs it is asked of)
     rows = [
-        ('alloc/free pair >= 1.0 at every size', lambda k: k[1] == 'b_pair', 1.0, None, cols),
+        ('alloc/free pair >= 1.0 at every size', lambda k, c: k[1] == 'b_pair', 1.0, None, cols),
         ('bursts a, N=100 and 1000, <= 1 KiB: >= 1.15 (sleebd)',
-         lambda k: k[1] in ('a_alloc', 'a_free') and k[3] in (100, 1000) and sizes(k) <= 1024,
+         lambda k, c: k[1] in ('a_alloc', 'a_free') and k[3] in (100, 1000) and sizes(k) <= 1024,
          1.15, None, queues),
         ('cross-cpu d, e, <= 1 KiB: >= 1.3 (sleebd, while N fits)',
-         lambda k: k[1].startswith(('d_', 'e_')) and sizes(k) <= 1024, 1.3, None, queues),
-        ('no cross-cpu figure (c, d, e) below 0.98', lambda k: k[1].startswith(('c_', 'd_', 'e_')),
-         0.98, None, cols),
-        ('queues off within 2% of vanilla (every figure)', lambda k: True, 0.98, 1.02,
+         lambda k, c: k[1].startswith(('d_', 'e_')) and sizes(k) <= 1024, 1.3, None, queues),
+        ('handoff h (alloc+free per object), <= 1 KiB, N fits the queues: >= 1.3',
+         lambda k, c: handoff(k) and sizes(k) <= 1024 and handoff_fits(c, k[1], sizes(k), k[3]),
+         1.3, None, queues),
+        ('no cross-cpu figure (c, d, e) below 0.98',
+         lambda k, c: k[1].startswith(('c_', 'd_', 'e_')), 0.98, None, cols),
+        ('no handoff figure (h, alloc+free, any N and size) below 0.98',
+         lambda k, c: handoff(k), 0.98, None, cols),
+        ('queues off within 2% of vanilla (every figure)', lambda k, c: True, 0.98, 1.02,
          ['sleeb-off']),
     ]
     lines = ['| target | ' + ' | '.join(cols) + ' |', '|---|' + '---|' * len(cols)]
@@ -576,6 +635,7 @@ def main():
     args = ap.parse_args()
     problems = []
     records = parse_runs(os.path.join(args.outdir, 'runs'), problems)
+    records += handoff_records(records)
     kernel = subprocess.run(['make', '-s', '-C', os.path.expanduser('~/.cache/sleeb/src/vanilla'),
                              'kernelversion'], capture_output=True, text=True).stdout.strip()
     meta = {
@@ -692,6 +752,10 @@ def main():
                'work-NAME-start/after: around the workload NAME; start: the daemon\'s '
                'first apply; stop: its rollback).', '']
         md += t
+
+    svgs, note = bench_plot.plots(args.outdir, records, configs)
+    md += ['', '## Plots', '', note, '']
+    md += [f'![{title}]({name})' for name, title in svgs]
     if problems:
         md += ['', '## Problems', ''] + [f'- {p}' for p in problems]
     with open(os.path.join(args.outdir, 'results.md'), 'w') as f:

@@ -95,6 +95,10 @@ else
 	work="sleeb.workloads=1 sleeb.workload_iters=1000"
 	icount_configs=(vanilla sleeb sleeb-off sleebd q16 q480)
 fi
+# A full run's sleeb_bench prints about 1500 lines (the handoff sweep's
+# among them) before bench/10-micro.sh reads dmesg: more than the guest's
+# default 128 KiB log buffer keeps.
+micro="$micro log_buf_len=1M"
 mttcg_configs=(vanilla sleeb)
 
 run() { # run CLOCK CONFIG BOOT
@@ -106,6 +110,8 @@ run() { # run CLOCK CONFIG BOOT
 	# slow paths per test (bench/30-profile.sh), after everything timed.
 	profile=
 	[ "$clock" = icount ] && [ "$boot" = 1 ] && profile="sleeb.profile=1 $work"
+	# The handoff sweep's N of 10^4 and more (most of its time): first boots only.
+	[ "$boot" = 1 ] || profile="$profile sleeb.bench_handoff_max=1000"
 	# The model clock rides on the icount boots; --seed BOOT: the same
 	# guest randomness for every config in boot BOOT.
 	[ "$clock" = icount ] && [ -n "$so" ] && mc=(--plugin "$so,out=$log.mc" --seed "$boot")

@@ -14,8 +14,9 @@ pkgs=(
 	# userspace build and tests (dpkg-dev: dpkg-source for qemu-plugin-api.sh)
 	dpkg-dev meson ninja-build pkg-config libsystemd-dev libmnl-dev check
 	clang libclang-rt-14-dev jq
-	# benchmarks (strace: tools/bench-daemon.sh counts sleebd's system calls)
-	rt-tests strace
+	# benchmarks (strace: tools/bench-daemon.sh counts sleebd's system calls;
+	# gnuplot-nox: tools/bench-report.py's SVG plots)
+	rt-tests strace gnuplot-nox
 )
 # qemu-plugin.h for the model clock (model-clock/), from the source package
 # of the installed QEMU, cached in ~/.cache/sleeb: run after the packages.

@@ -9,6 +9,10 @@
  *   d  cpus > 0 allocate N each, cpu 0 frees them all (remote free); and
  *      the same with the allocating cpus on the other NUMA node only
  *   e  cpu 0 allocates, every other cpu frees a share
+ *   h  cross-cpu handoff: cpu 0 allocates N objects, one cpu of its node
+ *      frees them all (h_handoff), and separately one cpu of the other
+ *      node (h_handoff_node); N from 10 (inside every queue) to 50000 (far
+ *      beyond any; handoff_max= lowers the top), for kmalloc sizes up to 1 KiB
  *
  * Loading the module runs everything and prints one line per measurement:
  *   SLEEB-BENCH <test> <cache> <n> <rep> <metric> <ns-per-op>
@@ -60,6 +64,15 @@ static bool profile;
 module_param(profile, bool, 0444);
 MODULE_PARM_DESC(profile, "run nothing at load; run one test per write to run");
 
+/*
+ * The handoff sweep's N above MAX_N cost most of a boot's model-clock time
+ * (each 1 KiB allocation zeroes its object and, past the queues, slab pages):
+ * tools/bench.sh measures them on the first boot of each config only.
+ */
+static unsigned int handoff_max = 50000;
+module_param(handoff_max, uint, 0444);
+MODULE_PARM_DESC(handoff_max, "largest N of the handoff sweep (h tests)");
+
 /* Allocations and frees the figures of the last run covered. */
 static unsigned long last_ops;
 module_param(last_ops, ulong, 0444);
@@ -86,9 +99,14 @@ enum window {
 	W_D_NODE_ALLOC, W_D_NODE_FREE,
 	W_E_ALLOC, W_E_FREE,
 	W_MEASURE,		/* empty: one before each measurement */
+	/* After W_MEASURE, so that its number stays. */
+	W_H_ALLOC, W_H_FREE,
+	W_H_NODE_ALLOC, W_H_NODE_FREE,
 };
 /* tools/bench-report.py knows the separator by its number (MEASURE_WINDOW). */
 static_assert(W_MEASURE == 12);
+/* The marker's displacement holds 12 bits of id; 0xf00 and up are workload.c's. */
+static_assert(W_H_NODE_FREE < 0xf00);
 
 /* Measurements so far: the plugin's seq= of W_MEASURE. */
 static unsigned int measurement;
@@ -125,6 +143,10 @@ static __always_inline void mark(bool start, enum window w)
 	MARK_CASE(W_E_ALLOC);
 	MARK_CASE(W_E_FREE);
 	MARK_CASE(W_MEASURE);
+	MARK_CASE(W_H_ALLOC);
+	MARK_CASE(W_H_FREE);
+	MARK_CASE(W_H_NODE_ALLOC);
+	MARK_CASE(W_H_NODE_FREE);
 	default:
 		break;
 	}
@@ -428,11 +450,116 @@ static void test_e(const struct target *t, unsigned int rep)
 	report("e_one_to_many", t, n, rep, "free_ns_per_op", free_ns, nfree, W_E_FREE);
 }
 
+/*
+ * The handoff sweep (h): cpu 0 allocates N objects into @objs, then cpu
+ * @freer frees them all. N goes up to H_MAX_N, beyond MAX_N and beyond
+ * every queue, so the pointers live in an array of their own, allocated
+ * (kvmalloc) before the timed run.
+ */
+#define H_MAX_N		50000
+
+struct handoff {
+	const struct target *t;
+	void **objs;
+	unsigned int n;
+	u64 alloc_ns, free_ns;
+};
+
+static void **h_objs;
+
+static __always_inline void h_alloc(struct handoff *h, enum window w)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	mark(true, w);
+	for (i = 0; i < h->n; i++)
+		h->objs[i] = t_alloc(h->t);
+	mark(false, w);
+	h->alloc_ns = ktime_get_ns() - t0;
+}
+
+static __always_inline void h_free(struct handoff *h, enum window w)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	mark(true, w);
+	for (i = 0; i < h->n; i++)
+		t_free(h->t, h->objs[i]);
+	mark(false, w);
+	h->free_ns = ktime_get_ns() - t0;
+}
+
+static int job_h_alloc(void *arg)
+{
+	h_alloc(arg, W_H_ALLOC);
+	return 0;
+}
+
+static int job_h_free(void *arg)
+{
+	h_free(arg, W_H_FREE);
+	return 0;
+}
+
+static int job_h_node_alloc(void *arg)
+{
+	h_alloc(arg, W_H_NODE_ALLOC);
+	return 0;
+}
+
+static int job_h_node_free(void *arg)
+{
+	h_free(arg, W_H_NODE_FREE);
+	return 0;
+}
+
+/*
+ * @n objects allocated on cpu 0 (@alloc_job, window @w_alloc), all freed on
+ * cpu @freer (@free_job, @w_free); nothing if there is no such cpu.
+ */
+static void test_h(const char *name, const struct target *t, unsigned int n,
+		   int freer, int (*alloc_job)(void *), enum window w_alloc,
+		   int (*free_job)(void *), enum window w_free, unsigned int rep)
+{
+	struct handoff h = { .t = t, .objs = h_objs, .n = n };
+	void *args[MAX_CPUS];
+	unsigned int cpu;
+
+	if (freer < 0 || freer >= MAX_CPUS || !h_objs || !n || n > H_MAX_N)
+		return;
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		args[cpu] = &h;
+	/*
+	 * A handoff a cpu pair repeats is what is measured: one unmarked
+	 * handoff of the same objects first. Without it a small N pays, over
+	 * a few objects, for setting up what the reaper took back since the
+	 * last use: a queue's array, an alien row (the first quick run saw
+	 * 10k-40k instructions over N = 10). From N = 10^4 on such a cost
+	 * is lost in the figure, and a warm-up would double the run's time.
+	 */
+	if (n <= MAX_N) {
+		bool was_marking = marking;
+
+		marking = false;
+		run_on_cpus(cpumask_of(0), alloc_job, args);
+		run_on_cpus(cpumask_of(freer), free_job, args);
+		marking = was_marking;
+	}
+	run_on_cpus(cpumask_of(0), alloc_job, args);
+	run_on_cpus(cpumask_of(freer), free_job, args);
+	report(name, t, n, rep, "alloc_ns_per_op", h.alloc_ns, n, w_alloc);
+	report(name, t, n, rep, "free_ns_per_op", h.free_ns, n, w_free);
+}
+
 static const unsigned int full_sizes[] = { 8, 64, 256, 1024, 4096 };
 static char names[ARRAY_SIZE(full_sizes)][16];
 static struct target targets[ARRAY_SIZE(full_sizes) + 1];
 static unsigned int nt;
 static struct cpumask remote, other_node;
+/* h's freeing cpus: one on cpu 0's node, one on another (-1: none). */
+static int same_node_cpu = -1, other_node_cpu = -1;
 
 /* Run test @name once on @t (@n: test a's batch length). */
 static int run_test(const char *name, const struct target *t, unsigned int n,
@@ -456,6 +583,12 @@ static int run_test(const char *name, const struct target *t, unsigned int n,
 		       job_d_node_free, W_D_NODE_FREE, rep);
 	else if (!strcmp(name, "e"))
 		test_e(t, rep);
+	else if (!strcmp(name, "h_handoff"))
+		test_h(name, t, n, same_node_cpu, job_h_alloc, W_H_ALLOC,
+		       job_h_free, W_H_FREE, rep);
+	else if (!strcmp(name, "h_handoff_node"))
+		test_h(name, t, n, other_node_cpu, job_h_node_alloc, W_H_NODE_ALLOC,
+		       job_h_node_free, W_H_NODE_FREE, rep);
 	else
 		return -EINVAL;
 	return 0;
@@ -471,7 +604,8 @@ static int run_set(const char *val, const struct kernel_param *kp)
 
 	if (!profile)
 		return -EPERM;
-	if (sscanf(val, "%23s %15s %u", test, target, &n) < 2 || !n || n > MAX_N)
+	if (sscanf(val, "%23s %15s %u", test, target, &n) < 2 || !n ||
+	    n > (strncmp(test, "h_", 2) ? MAX_N : H_MAX_N))
 		return -EINVAL;
 	for (i = 0; i < nt; i++)
 		if (!strcmp(targets[i].name, target))
@@ -496,15 +630,30 @@ static int __init sleeb_bench_init(void)
 	static const unsigned int quick_ns[] = { 100 };
 	static const char *const tests[] = { "b", "c", "d_remote_free",
 					     "d_remote_node_free", "e" };
+	/* h: kmalloc sizes up to 1 KiB, N from inside the queues to far beyond. */
+	static const unsigned int h_full_sizes[] = { 8, 64, 256, 1024 };
+	static const unsigned int h_quick_sizes[] = { 64, 256, 1024 };
+	static const unsigned int h_full_ns[] = { 10, 100, 1000, 10000, H_MAX_N };
+	static const unsigned int h_quick_ns[] = { 10, 1000, 10000 };
+	static char h_names[ARRAY_SIZE(h_full_sizes)][16];
+	static struct target h_targets[ARRAY_SIZE(h_full_sizes)];
 	const unsigned int *sizes = quick ? quick_sizes : full_sizes;
 	const unsigned int *ns = quick ? quick_ns : full_ns;
+	const unsigned int *h_sizes = quick ? h_quick_sizes : h_full_sizes;
+	const unsigned int *h_ns = quick ? h_quick_ns : h_full_ns;
 	unsigned int nsizes = quick ? ARRAY_SIZE(quick_sizes) : ARRAY_SIZE(full_sizes);
 	unsigned int nns = quick ? ARRAY_SIZE(quick_ns) : ARRAY_SIZE(full_ns);
+	unsigned int nhs = quick ? ARRAY_SIZE(h_quick_sizes) : ARRAY_SIZE(h_full_sizes);
+	unsigned int nhn = quick ? ARRAY_SIZE(h_quick_ns) : ARRAY_SIZE(h_full_ns);
 	unsigned int i, j, r, cpu;
 
 	bench64 = kmem_cache_create("sleeb_bench64", 64, 0, SLAB_NO_MERGE, NULL);
 	if (!bench64)
 		return -ENOMEM;
+	/* Outside every timed region; without it the h tests report nothing. */
+	h_objs = kvmalloc_array(H_MAX_N, sizeof(*h_objs), GFP_KERNEL);
+	if (!h_objs)
+		pr_warn("sleeb_bench: no memory for the handoff sweep's pointers\n");
 	/* profile=1 offers every size, whatever quick says. */
 	if (profile) {
 		sizes = full_sizes;
@@ -519,9 +668,22 @@ static int __init sleeb_bench_init(void)
 	cpumask_copy(&remote, cpu_online_mask);
 	cpumask_clear_cpu(0, &remote);
 	cpumask_clear(&other_node);
-	for_each_online_cpu(cpu)
+	for_each_online_cpu(cpu) {
 		if (cpu_to_node(cpu) != cpu_to_node(0))
 			cpumask_set_cpu(cpu, &other_node);
+		if (cpu == 0 || cpu >= MAX_CPUS)
+			continue;
+		if (cpu_to_node(cpu) == cpu_to_node(0)) {
+			if (same_node_cpu < 0)
+				same_node_cpu = cpu;
+		} else if (other_node_cpu < 0) {
+			other_node_cpu = cpu;
+		}
+	}
+	for (i = 0; i < nhs; i++) {
+		snprintf(h_names[i], sizeof(h_names[i]), "kmalloc-%u", h_sizes[i]);
+		h_targets[i] = (struct target){ h_names[i], NULL, h_sizes[i] };
+	}
 	if (profile)
 		return 0;
 
@@ -537,9 +699,27 @@ static int __init sleeb_bench_init(void)
 				run_test(tests[j], &targets[i], 0, r);
 		}
 	}
+	/*
+	 * The handoff sweep, after the other tests so that their figures do
+	 * not move. A figure with N above MAX_N is already the mean of 10^4
+	 * operations or more: measured in the first repetition only, which
+	 * keeps the run's time and its dmesg lines within bounds.
+	 */
+	for (r = 0; r < reps; r++) {
+		for (i = 0; i < nhs; i++) {
+			for (j = 0; j < nhn; j++) {
+				if ((r && h_ns[j] > MAX_N) || h_ns[j] > handoff_max)
+					continue;
+				run_test("h_handoff", &h_targets[i], h_ns[j], r);
+				run_test("h_handoff_node", &h_targets[i], h_ns[j], r);
+			}
+		}
+	}
 	mark(false, W_RUN);
 	marking = false;
 	pr_info("SLEEB-BENCH-END\n");
+	kvfree(h_objs);
+	h_objs = NULL;
 	kmem_cache_destroy(bench64);
 	bench64 = NULL;
 	return 0;
@@ -547,6 +727,7 @@ static int __init sleeb_bench_init(void)
 
 static void __exit sleeb_bench_exit(void)
 {
+	kvfree(h_objs);
 	kmem_cache_destroy(bench64);
 }
 
