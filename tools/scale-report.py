@@ -136,6 +136,11 @@ def main():
                   if (m := SHAPE.match(d)) and os.path.isdir(os.path.join(args.outdir, d, 'runs')))
     for (cpus, nodes), d in dirs:
         recs = br.parse_runs(os.path.join(args.outdir, d, 'runs'), problems)
+        missing = {'vanilla', 'sleeb'} - {r['config'] for r in recs}
+        if missing:
+            # An interrupted sweep: say so rather than print zeros.
+            problems.append(f'{cpus}/{nodes}: no {" or ".join(sorted(missing))} boot, shape left out')
+            continue
         for r in recs:
             r['shape'] = d
         records += recs

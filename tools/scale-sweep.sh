@@ -6,8 +6,8 @@
 #
 #   tools/scale-sweep.sh [--quick] [--build-dir DIR] [--iters N]
 #
-# For each shape CPUS/NODES (4/2, 16/2, 16/4, 32/4, 32/8; --quick: 4/2,
-# 16/4, 32/8), boots vanilla and sleeb (default queues) once each under
+# For each shape CPUS/NODES (4/2, 16/4, 32/8, then 16/2 and 32/4; --quick:
+# the first three), boots vanilla and sleeb (default queues) once each under
 # single-threaded TCG with -icount shift=0, a fixed seed and the model
 # clock (model-clock/model-clock.so with the shape's NUMA layout:
 # vm-images/run-qemu.sh --smp CPUS --nodes NODES), and runs the guest suite
@@ -51,7 +51,7 @@ cd "$top"
 if [ $quick = 1 ]; then
 	shapes=(4/2 16/4 32/8)
 else
-	shapes=(4/2 16/2 16/4 32/4 32/8)
+	shapes=(4/2 16/4 32/8 16/2 32/4)
 fi
 max_cpus=32
 
