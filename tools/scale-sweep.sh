@@ -8,7 +8,7 @@
 #
 # For each shape CPUS/NODES (4/2, 16/4, 32/8, then 16/2 and 32/4; --quick:
 # the first three), boots vanilla and sleeb (default queues) once each under
-# single-threaded TCG with -icount shift=0, a fixed seed and the model
+# single-threaded TCG with -icount shift=0, seed 1 (2 if that boot fails) and the model
 # clock (model-clock/model-clock.so with the shape's NUMA layout:
 # vm-images/run-qemu.sh --smp CPUS --nodes NODES), and runs the guest suite
 # tests/vm/guest/scale: sleeb_bench's micro tests in quick mode (one size,
@@ -85,21 +85,27 @@ for shape in "${shapes[@]}"; do
 	mkdir -p "$runs"
 	for cfg in vanilla sleeb; do
 		log=$runs/icount-$cfg-1
-		printf 'scale-sweep: %2s cpus, %s nodes, %-7s ... ' "$cpus" "$nodes" "$cfg"
-		t0=$(date +%s)
-		SLEEB_QEMU_CLOCK=icount flock /tmp/sleeb-guest.lock tests/vm/harness.sh scale "$cfg" \
-			--build-dir "$build" --kernel-out "$out/kernels/$cfg" --tag "$cpus-$nodes" \
-			--smp "$cpus" --nodes "$nodes" --plugin "$so,out=$log.mc" --seed 1 --timeout 2400 \
-			--append "sleeb.bench_reps=1 sleeb.bench_quick=1 sleeb.workload_iters=$iters" \
-			>"$log.tap" 2>&1 || true
-		cp "$build/vm-logs/scale-$cfg-$cpus-$nodes/tap.log" "$log.log"
-		if grep -q '^ok .*kernel log free of splats' "$log.tap" && grep -q 'ran suite scale to the end' "$log.tap" &&
-			! grep -q '^not ok' "$log.tap"; then
-			echo "done in $(( $(date +%s) - t0 )) s ($(grep -c '^model-clock window' "$log.mc") window lines)"
-		else
+		# Seed 1, and seed 2 when that boot fails: the 32/4 vanilla boot
+		# with seed 1 panics in the emulation, at the same instruction
+		# every time (docs/benchmarks.md, the measured sweep).
+		for seed in 1 2; do
+			printf 'scale-sweep: %2s cpus, %s nodes, %-7s seed %s ... ' "$cpus" "$nodes" "$cfg" "$seed"
+			t0=$(date +%s)
+			SLEEB_QEMU_CLOCK=icount flock /tmp/sleeb-guest.lock tests/vm/harness.sh scale "$cfg" \
+				--build-dir "$build" --kernel-out "$out/kernels/$cfg" --tag "$cpus-$nodes" \
+				--smp "$cpus" --nodes "$nodes" --plugin "$so,out=$log.mc" --seed "$seed" --timeout 2400 \
+				--append "sleeb.bench_reps=1 sleeb.bench_quick=1 sleeb.workload_iters=$iters" \
+				>"$log.tap" 2>&1 || true
+			cp "$build/vm-logs/scale-$cfg-$cpus-$nodes/tap.log" "$log.log"
+			if grep -q '^ok .*kernel log free of splats' "$log.tap" && grep -q 'ran suite scale to the end' "$log.tap" &&
+				! grep -q '^not ok' "$log.tap"; then
+				echo "done in $(( $(date +%s) - t0 )) s ($(grep -c '^model-clock window' "$log.mc") window lines)"
+				break
+			fi
 			echo "FAILED (see $log.tap)"
-			exit 1
-		fi
+			[ "$seed" = 1 ] || exit 1
+			cp "$log.tap" "$log.seed1-failed.tap"
+		done
 	done
 done
 python3 tools/scale-report.py "$out" --seconds $(( $(date +%s) - start )) --quick $quick
