@@ -152,7 +152,7 @@ def main():
     md = ['# SLEEB scale sweep', '',
           f'- Command: `tools/scale-sweep.sh{" --quick" if args.quick else ""}` ({args.seconds} s)',
           '- One vanilla and one sleeb boot per shape (CPUS/NODES), single-threaded TCG, '
-          '-icount shift=0, seed 1, the model clock with the shape\'s NUMA layout; '
+          '-icount shift=0, seed 1 (2 where seed 1 failed: runs/*.seed1-failed.tap), the model clock with the shape\'s NUMA layout; '
           'sleeb_bench quick (cpus 0-7), workload fork on every cpu, run twice.', '']
     md += md_tables(shapes)
     over = [f'{s["cpus"]}/{s["nodes"]}: {o}' for s in shapes for o in s['over_bound']]
