@@ -173,6 +173,13 @@ def parse_runs(runs_dir, problems):
                     records.append(dict(base, kind='sleebd', test='sleebd-cpu', cache='-', n=0,
                                         rep=0, metric='cpu_seconds', value=float(w[2]),
                                         uptime=float(w[3])))
+                elif w[0] == 'held' and len(w) == 9:
+                    # tests/vm/guest/scale/20-work.sh: a cache's active
+                    # objects before and after draining it; the queue sizes.
+                    records.append(dict(base, kind='held', test='held-' + w[1], cache=w[2], n=0,
+                                        rep=0, metric='drained_objs',
+                                        value=float(int(w[4]) - int(w[5])), objsize=int(w[3]),
+                                        queue=int(w[6]), batch=int(w[7]), shared=int(w[8])))
                 elif w[0] == 'slab' and len(w) == 6:
                     for metric, v in (('active_objs', w[3]), ('num_objs', w[4]),
                                       ('slab_kB', w[5])):
@@ -416,7 +423,7 @@ def wall_table(flat, per_boot):
         kind, test = k[0], k[1]
         if kind == 'micro' and not test.startswith(('c_', 'd_', 'e_')):
             continue
-        if kind in ('mem', 'slab') or 'vanilla' not in flat[k] or 'sleeb' not in flat[k]:
+        if kind in ('mem', 'slab', 'held') or 'vanilla' not in flat[k] or 'sleeb' not in flat[k]:
             continue
         v, s = statistics.median(flat[k]['vanilla']), statistics.median(flat[k]['sleeb'])
         boots = [statistics.median(x) for x in per_boot[k]['vanilla'].values()]

@@ -8,10 +8,18 @@
 #                         --logdir DIR [--timeout SECONDS] [--append "CMDLINE"]
 #                         [--clock mttcg|single|icount|kvm] [--mem SIZE] [--interactive]
 #                         [--plugin SO[,ARG=VALUE...]] [--seed N] [--one-cpu]
+#                         [--smp CPUS --nodes NODES]
 #
 # Machine: 4 vCPUs in 2 NUMA nodes (cpus 0-1 on node 0, 2-3 on node 1), 2 GiB
 # split evenly, serial console (ttyS0) to DIR/console.log and the test channel
 # (ttyS1) to DIR/tap.log.
+#
+# --smp CPUS --nodes NODES shapes it otherwise: CPUS vCPUs in NODES nodes
+# (one socket each, up to 8), numbered in blocks as on most real machines
+# (node 0 has cpus 0 to CPUS/NODES-1, and so on), the memory split evenly.
+# --smp 4 --nodes 2 is the default machine, option for option. The guest
+# kernel brings up at most its CONFIG_NR_CPUS of them (8 in the project's
+# kernels: tools/scale-sweep.sh builds its own with more).
 #
 # Clocks: mttcg (default) is multi-threaded TCG, for wall-clock runs;
 # icount is single-threaded TCG with -icount shift=0,sleep=off, in which guest
@@ -44,6 +52,7 @@
 set -euo pipefail
 
 kernel='' initrd='' disk='' logdir='' append='' timeout=600 mem=2G interactive=0 plugin='' seed='' one_cpu=0
+smp=4 nodes=2
 clock=${SLEEB_QEMU_CLOCK:-mttcg}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -59,6 +68,8 @@ while [ $# -gt 0 ]; do
 	--plugin) plugin=$2; shift ;;
 	--seed) seed=$2; shift ;;
 	--one-cpu) one_cpu=1 ;;
+	--smp) smp=$2; shift ;;
+	--nodes) nodes=$2; shift ;;
 	*) echo "run-qemu.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -76,29 +87,42 @@ kvm) accel=(-accel kvm -cpu host) ;;
 *) echo "run-qemu.sh: unknown clock '$clock' (mttcg, single, icount, kvm)" >&2; exit 2 ;;
 esac
 
-half=$(( $(numfmt --from=iec "$mem") / 2 ))
+case "$smp/$nodes" in
+*[!0-9/]* | /* | */ | 0/* | */0) echo "run-qemu.sh: --smp and --nodes take positive numbers ('$smp', '$nodes')" >&2; exit 2 ;;
+esac
+[ "$nodes" -le 8 ] && [ $((smp % nodes)) = 0 ] ||
+	{ echo "run-qemu.sh: --smp $smp --nodes $nodes: at most 8 nodes, each with the same number of cpus" >&2; exit 2; }
+bytes=$(numfmt --from=iec "$mem")
+[ $((bytes % nodes)) = 0 ] || { echo "run-qemu.sh: --mem $mem does not split evenly over $nodes nodes" >&2; exit 2; }
 # shellcheck disable=SC2054
 machine=("${accel[@]}" -machine pc -m "$mem")
 if [ $one_cpu = 1 ]; then
 	machine+=(-smp 1)
-	layout="cpunodes=0,nodemem=0:0+$((half * 2))"
+	layout="cpunodes=0,nodemem=0:0+$bytes"
 else
-	# shellcheck disable=SC2054
-	machine+=(
-		-smp 4,sockets=2,cores=2,threads=1
-		-object memory-backend-ram,id=m0,size="$half"
-		-object memory-backend-ram,id=m1,size="$half"
-		-numa node,nodeid=0,cpus=0-1,memdev=m0
-		-numa node,nodeid=1,cpus=2-3,memdev=m1
-	)
-	layout="cpunodes=0:0:1:1,nodemem=0:0+$half,nodemem=1:$half+$half"
+	# Node n: cpus n*per to (n+1)*per-1 and the n-th slice of the memory.
+	per=$((smp / nodes)) slice=$((bytes / nodes)) cpunodes='' nodemem=''
+	machine+=(-smp "$smp,sockets=$nodes,cores=$per,threads=1")
+	for n in $(seq 0 $((nodes - 1))); do
+		# shellcheck disable=SC2054
+		machine+=(-object "memory-backend-ram,id=m$n,size=$slice")
+	done
+	for n in $(seq 0 $((nodes - 1))); do
+		cpus=$((n * per))
+		[ $per = 1 ] || cpus+=-$(((n + 1) * per - 1))
+		# shellcheck disable=SC2054
+		machine+=(-numa "node,nodeid=$n,cpus=$cpus,memdev=m$n")
+		for _ in $(seq 1 $per); do cpunodes+=${cpunodes:+:}$n; done
+		nodemem+=,nodemem=$n:$((n * slice))+$slice
+	done
+	layout="cpunodes=$cpunodes$nodemem"
 fi
 machine+=(-kernel "$kernel" -display none -vga none -nodefaults -no-reboot)
 if [ -n "$plugin" ]; then
 	[ "$clock" = icount ] || { echo "run-qemu.sh: --plugin needs --clock icount (single-threaded TCG)" >&2; exit 2; }
 	# The pc machine maps all RAM from 0 when it is below 3.5 GiB; above
 	# that a part moves over 4 GiB, which these ranges do not describe.
-	[ $((half * 2)) -le $((0xe0000000)) ] ||
+	[ "$bytes" -le $((0xe0000000)) ] ||
 		{ echo "run-qemu.sh: --plugin supports at most 3.5 GiB of guest memory" >&2; exit 2; }
 	machine+=(-plugin "file=$plugin,$layout")
 fi

@@ -7,6 +7,7 @@
 #                       [--append "CMDLINE"] [--extra HOSTPROG]...
 #                       [--image busybox|systemd] [--kernel-out DIR]
 #                       [--tag NAME] [--plugin SO[,ARGS]] [--seed N] [--one-cpu]
+#                       [--smp CPUS --nodes NODES]
 #
 # Builds the variant when needed (kernel/build.sh), makes the guest with the
 # suite's guest scripts (tests/vm/guest/SUITE/*.sh): a busybox initramfs
@@ -23,8 +24,8 @@
 # Exit status 0 only when every test point passed. Logs stay in
 # DIR/vm-logs/SUITE-VARIANT[-NAME] (or a temporary dir without --build-dir);
 # --tag NAME keeps two boots of one suite and variant apart. --plugin,
-# --seed and --one-cpu go to vm-images/run-qemu.sh (the model clock, a
-# reproducible boot).
+# --seed, --one-cpu, --smp and --nodes go to vm-images/run-qemu.sh (the
+# model clock, a reproducible boot, the machine's shape).
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--image) image=$2; shift ;;
 	--kernel-out) kout=$(cd "$2" && pwd); shift ;;
 	--tag) tag=-$2; shift ;;
-	--plugin | --seed) qemu_extra+=("$1" "$2"); shift ;;
+	--plugin | --seed | --smp | --nodes) qemu_extra+=("$1" "$2"); shift ;;
 	--one-cpu) qemu_extra+=("$1") ;;
 	*) echo "harness.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
