@@ -8,7 +8,10 @@
 # the cache's cpu_batch_size as counter "batch".
 # The kmalloc caches also serve the rest of the kernel (the sysfs write, the
 # test's kthreads), so their counts carry a little background; the
-# module's own cache (cache-64) carries none.
+# module's own cache (cache-64) carries none. With random kmalloc caches
+# (CONFIG_RANDOM_KMALLOC_CACHES) a kmalloc of the module lands in one of
+# the copies kmalloc-rnd-NN-SIZE, picked by its call site: a kmalloc
+# target's counters are summed over kmalloc-SIZE and every copy.
 . /tests/lib.sh
 grep -q 'sleeb\.profile=1' /proc/cmdline || exit 0
 if [ ! -r /sys/kernel/slab/kmalloc-64/queue_stats ] ||
@@ -22,10 +25,10 @@ run=/sys/module/sleeb_bench/parameters/run
 failed=0
 for target in cache-64 kmalloc-64 kmalloc-256 kmalloc-1024 kmalloc-4096; do
 	case $target in
-	cache-64) dir=/sys/kernel/slab/sleeb_bench64 ;;
-	kmalloc-1024) dir=/sys/kernel/slab/kmalloc-1k ;;
-	kmalloc-4096) dir=/sys/kernel/slab/kmalloc-4k ;;
-	*) dir=/sys/kernel/slab/$target ;;
+	cache-64) dir=/sys/kernel/slab/sleeb_bench64 size= ;;
+	kmalloc-1024) dir=/sys/kernel/slab/kmalloc-1k size=1k ;;
+	kmalloc-4096) dir=/sys/kernel/slab/kmalloc-4k size=4k ;;
+	*) dir=/sys/kernel/slab/$target size=${target#kmalloc-} ;;
 	esac
 	if [ ! -r "$dir/queue_stats" ]; then
 		failed=1
@@ -33,20 +36,26 @@ for target in cache-64 kmalloc-64 kmalloc-256 kmalloc-1024 kmalloc-4096; do
 		continue
 	fi
 	stats=$dir/queue_stats batch=$(cat "$dir/cpu_batch_size")
+	[ -z "$size" ] || stats="$stats $(ls /sys/kernel/slab/kmalloc-rnd-*-"$size"/queue_stats 2>/dev/null)"
 	for spec in "a 100" "a 1000" "b 1000" "c 100" "d_remote_free 100" \
 		"d_remote_node_free 100" "e 1000"; do
 		set -- $spec
-		cat "$stats" >/tmp/profile.before
+		cat $stats >/tmp/profile.before
 		if ! echo "$1 $target $2" >"$run"; then
 			failed=1
 			continue
 		fi
-		cat "$stats" >/tmp/profile.after
+		cat $stats >/tmp/profile.after
 		ops=$(cat /sys/module/sleeb_bench/parameters/last_ops)
 		awk -v t="$1" -v c="$target" -v n="$2" -v ops="$ops" -v batch="$batch" '
-			NR == FNR { before[$1] = $2; next }
-			{ print "# BENCH profile", t, c, n, ops, $1, $2 - before[$1] }
-			END { print "# BENCH profile", t, c, n, ops, "batch", batch }
+			NR == FNR { before[$1] += $2; next }
+			!($1 in after) { order[++k] = $1 }
+			{ after[$1] += $2 }
+			END {
+				for (i = 1; i <= k; i++)
+					print "# BENCH profile", t, c, n, ops, order[i], after[order[i]] - before[order[i]]
+				print "# BENCH profile", t, c, n, ops, "batch", batch
+			}
 		' /tmp/profile.before /tmp/profile.after
 	done
 done
