@@ -15,19 +15,13 @@ import subprocess
 import sys
 import tempfile
 
+from tap import Tap
+
 MEASURE = 12  # sleeb_bench's W_MEASURE
-failed = 0
-n = 0
+tap = Tap()
+check = tap.check
 
 
-def check(ok, what, detail=''):
-    global failed, n
-    n += 1
-    print(f'{"ok" if ok else "not ok"} {n} - {what}')
-    if not ok:
-        failed += 1
-        if detail:
-            print(f'#   {detail}')
 
 
 def window(wid, seq, cycles, insns=0):
@@ -74,8 +68,7 @@ def main():
         r = subprocess.run([sys.executable, report, out], capture_output=True, text=True)
         check(r.returncode == 0, 'bench-report.py runs', r.stderr.strip()[-300:])
         if r.returncode:
-            print(f'1..{n}')
-            return 1
+            return tap.done()
         with open(os.path.join(out, 'results.json')) as f:
             res = json.load(f)
         model = {(x['config'], x['test']): x for x in res['records'] if x['clock'] == 'model'}
@@ -105,8 +98,7 @@ def main():
         row = next((line for line in md.splitlines()
                     if line.startswith('| c_concurrent cache-64 n=100 cycles_per_op')), '')
         check('| 2.00 |' in row, 'results.md has the model ratio vanilla/sleeb (2.00)', row)
-    print(f'1..{n}')
-    return 1 if failed else 0
+    return tap.done()
 
 
 if __name__ == '__main__':

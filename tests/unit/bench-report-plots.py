@@ -22,26 +22,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+from tap import Tap
 import xml.etree.ElementTree as ET
 
-failed = 0
-n = 0
+tap = Tap()
+check = tap.check
 
 
-def check(ok, what, detail=''):
-    global failed, n
-    n += 1
-    print(f'{"ok" if ok else "not ok"} {n} - {what}')
-    if not ok:
-        failed += 1
-        if detail:
-            print(f'#   {detail}')
 
 
-def skip(what, why):
-    global n
-    n += 1
-    print(f'ok {n} - {what} # SKIP {why}')
+skip = tap.skip
 
 
 # Per config: the cost of a handoff's allocation and free per object, in
@@ -146,8 +137,7 @@ def main():
                 check(f']({name})' in md, f'results.md links {name}')
             check(not os.path.exists(os.path.join(out, 'slab-mttcg.svg')),
                   'no plot for a clock without figures')
-    print(f'1..{n}')
-    return 1 if failed else 0
+    return tap.done()
 
 
 if __name__ == '__main__':

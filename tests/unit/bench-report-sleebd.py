@@ -15,18 +15,12 @@ import subprocess
 import sys
 import tempfile
 
-failed = 0
-n = 0
+from tap import Tap
+
+tap = Tap()
+check = tap.check
 
 
-def check(ok, what, detail=''):
-    global failed, n
-    n += 1
-    print(f'{"ok" if ok else "not ok"} {n} - {what}')
-    if not ok:
-        failed += 1
-        if detail:
-            print(f'#   {detail}')
 
 
 def boot(runs, config, nr, hackbench, sleebd_lines=()):
@@ -66,8 +60,7 @@ def main():
         r = subprocess.run([sys.executable, report, out], capture_output=True, text=True)
         check(r.returncode == 0, 'bench-report.py runs', r.stderr.strip()[-300:])
         if r.returncode:
-            print(f'1..{n}')
-            return 1
+            return tap.done()
         with open(os.path.join(out, 'results.json')) as f:
             res = json.load(f)
         changes = [x for x in res['records'] if x['kind'] == 'sleebd' and x['test'] == 'sleebd-change']
@@ -105,8 +98,7 @@ def main():
         check(row('| hackbench-thread seconds |') != '', 'thread mode is a figure of its own')
         check(not any(line.startswith(('| boot uptime', '| sleebd-')) for line in md),
               'the probes\' clock and the decisions are no figures of the tables')
-    print(f'1..{n}')
-    return 1 if failed else 0
+    return tap.done()
 
 
 if __name__ == '__main__':

@@ -12,16 +12,10 @@ import subprocess
 import sys
 import tempfile
 
-n = failed = 0
+from tap import Tap
 
-
-def check(ok, what, detail=''):
-    global n, failed
-    n += 1
-    print(f'{"ok" if ok else "not ok"} {n} - {what}')
-    if not ok:
-        failed += 1
-        print(f'#   {detail}')
+tap = Tap()
+check = tap.check
 
 
 def boot(path, slab, held):
@@ -60,5 +54,4 @@ with tempfile.TemporaryDirectory() as d:
     check('| after_workload | 1000 / 1100 (+100) | 1000 / 1100 (+100) |' in md,
           'Slab per vCPU, both kernels', md)
     check(s['4/2']['over_bound'] == [], 'nothing over the bound', s['4/2']['over_bound'])
-print(f'1..{n}')
-sys.exit(1 if failed else 0)
+sys.exit(tap.done())
