@@ -78,6 +78,13 @@ def parse_model(path):
     return windows, measurement
 
 
+def model_record(base, w, ops, window, measurement, **fields):
+    """A record of clock "model": window w's cycles per operation, and each
+    of the model's counters per operation beside them."""
+    return dict(base, clock='model', **fields, value=w['cycles'] / ops, window=window,
+                measurement=measurement, ops=ops, events={e: w.get(e, 0) / ops for e in MC_EVENTS})
+
+
 def model_records(base, marks, model, problems):
     """Join the module's window lines (marks) with the plugin's windows."""
     windows, measurements = model
@@ -94,10 +101,8 @@ def model_records(base, marks, model, problems):
                             f'measurement {meas} ({test} {cache} {metric})')
             continue
         # ns_per_op -> cycles_per_op, alloc_ns_per_op -> alloc_cycles_per_op, ...
-        rec = dict(base, clock='model', kind='micro', test=test, cache=cache, n=n, rep=rep,
-                   metric=metric.replace('ns_per_', 'cycles_per_'), value=w['cycles'] / ops,
-                   window=wid, measurement=meas, ops=ops, events={e: w.get(e, 0) / ops for e in MC_EVENTS})
-        out.append(rec)
+        out.append(model_record(base, w, ops, wid, meas, kind='micro', test=test, cache=cache,
+                                n=n, rep=rep, metric=metric.replace('ns_per_', 'cycles_per_')))
     return out
 
 
@@ -113,10 +118,8 @@ def work_model_records(base, works, model, problems):
         if not w:
             problems.append(f'{base["config"]} boot {base["boot"]}: no model-clock window for workload {name}')
             continue
-        out.append(dict(base, clock='model', kind='work', test='work-' + name, cache='-', n=threads,
-                        rep=0, metric='cycles_per_op', value=w['cycles'] / ops, window=wid,
-                        measurement=measurements, ops=ops,
-                        events={e: w.get(e, 0) / ops for e in MC_EVENTS}))
+        out.append(model_record(base, w, ops, wid, measurements, kind='work', test='work-' + name,
+                                cache='-', n=threads, rep=0, metric='cycles_per_op'))
     return out
 
 

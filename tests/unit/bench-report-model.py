@@ -22,8 +22,6 @@ tap = Tap()
 check = tap.check
 
 
-
-
 def window(wid, seq, cycles, insns=0):
     """One close of window wid: a line per vCPU (4 vCPUs, cycles on vCPU 1 and 2)."""
     lines = []
@@ -35,9 +33,11 @@ def window(wid, seq, cycles, insns=0):
     return lines
 
 
-def boot(runs, config, scale, measurements=2):
+def boot(runs, config, scale, measurements=2, work=True):
     """A boot with two measurements: c (window 5, closed twice, on several
-    vCPUs) and a_alloc (window 2, once). scale multiplies every cycle."""
+    vCPUs) and a_alloc (window 2, once), then (work) the fork workload, 40
+    operations in its own window (0xf00 + 1, workload.c) after the last
+    measurement. scale multiplies every cycle."""
     log = ['# BENCH micro c_concurrent cache-64 100 0 ns_per_op 200',
            '# BENCH window 5 1 c_concurrent cache-64 100 0 ns_per_op 800',
            '# BENCH micro a_alloc cache-64 100 0 ns_per_op 150',
@@ -50,6 +50,9 @@ def boot(runs, config, scale, measurements=2):
         mc += window(MEASURE, 2, [7])
     mc += window(2, 1, [500 * scale])
     mc += window(1, 1, [99999])  # the run's outer window: joins nothing
+    if work:
+        log.append('# BENCH work fork 4 40 0.5')
+        mc += window(0xf01, 1, [600 * scale, 200 * scale])
     with open(os.path.join(runs, f'icount-{config}-1.log'), 'w') as f:
         f.write('\n'.join(log) + '\n')
     with open(os.path.join(runs, f'icount-{config}-1.mc'), 'w') as f:
@@ -64,7 +67,7 @@ def main():
         os.mkdir(runs)
         boot(runs, 'vanilla', 2)
         boot(runs, 'sleeb', 1)
-        boot(runs, 'sleeb-off', 1, measurements=1)  # the plugin missed a separator
+        boot(runs, 'sleeb-off', 1, measurements=1, work=False)  # the plugin missed a separator
         r = subprocess.run([sys.executable, report, out], capture_output=True, text=True)
         check(r.returncode == 0, 'bench-report.py runs', r.stderr.strip()[-300:])
         if r.returncode:
@@ -93,6 +96,11 @@ def main():
               f'joined: {sorted(t for c, t in model if c == "sleeb-off")}')
         check(any('sleeb-off boot 1' in p and 'measurements' in p for p in res['problems']),
               'and is listed as a problem', f'problems: {res["problems"]}')
+        work = next((x for x in res['records'] if x['clock'] == 'model' and x['config'] == 'sleeb'
+                     and x['test'] == 'work-fork'), {})
+        check(work.get('value') == 20.0 and work.get('metric') == 'cycles_per_op',
+              'a workload\'s window gives its model cycles per operation, all vCPUs',
+              f'sleeb work-fork: {work.get("value")} {work.get("metric")}, want 20.0 cycles_per_op')
         with open(os.path.join(out, 'results.md')) as f:
             md = f.read()
         row = next((line for line in md.splitlines()

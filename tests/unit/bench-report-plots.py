@@ -22,14 +22,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ET
 
 from tap import Tap
-import xml.etree.ElementTree as ET
 
 tap = Tap()
 check = tap.check
-
-
 
 
 skip = tap.skip

@@ -21,8 +21,6 @@ tap = Tap()
 check = tap.check
 
 
-
-
 def boot(runs, config, nr, hackbench, sleebd_lines=()):
     log = ['# BENCH at boot 10.0', '# BENCH mem boot 1000 900',
            f'# BENCH hackbench process 1 {hackbench}',
