@@ -34,7 +34,6 @@ struct known {
 	bool gone;              /* its directory vanished during this load */
 	dev_t dev;              /* its directory, to tell it from a new cache */
 	ino_t ino;              /* of the same name (0: not known) */
-	int stats_fd;           /* queue_stats kept open (sysfs only), or -1 */
 	unsigned gen;           /* the last load whose /proc/slabinfo named it */
 	bool has_sysfs_tun;     /* the two below are set */
 	struct sleeb_tunables sysfs_tun;  /* the tunables sysfs gave last time */
@@ -53,8 +52,7 @@ struct sleeb_reader {
 				 * (NULL: none), looked up once per load */
 	size_t ks_cap;
 	unsigned gen;
-	bool keep_fds;          /* this load's slab directory is sysfs */
-	char root[PATH_MAX];    /* what the kept files belong to */
+	char root[PATH_MAX];    /* what slabinfo_fd and known[] belong to */
 };
 
 static uint64_t now_usec(void)
@@ -95,8 +93,6 @@ static void known_clear(struct known *k)
 	free(k->name);
 	free(k->id);
 	free(k->aliases);
-	if (k->stats_fd >= 0)
-		close(k->stats_fd);
 }
 
 static int known_compare(const void *a, const void *b)
@@ -260,35 +256,28 @@ static bool cache_gone(int slabfd, const struct known *k)
 }
 
 /*
- * Read <name>/<attr> into rd->attr_buf.  With @kept (queue_stats) the file
- * stays open on sysfs and is read with pread() next time; a kept file of
- * a destroyed cache reads -ENODEV, and is then opened again once.
- * Returns the length or -errno.
+ * Read <name>/<attr> into rd->attr_buf: open, read, close.  queue_stats is
+ * not kept open between reads, unlike /proc/slabinfo: an open sysfs file
+ * holds a page-sized seq_file buffer in the kernel (kmalloc-cg-4k) from
+ * its first read until it is closed, so one kept file per auto-tuned
+ * cache cost 4-5 KiB of unreclaimable slab each (about 1 MiB for the 219
+ * kmalloc caches a distribution's kernel has), more than the
+ * queues sleebd trims save.  Two system calls per cache and interval are
+ * the cheaper price.  Returns the length or -errno.
  */
-static ssize_t read_attr(struct sleeb_reader *rd, int slabfd, const char *name, const char *attr,
-			 int *kept)
+static ssize_t read_attr(struct sleeb_reader *rd, int slabfd, const char *name, const char *attr)
 {
 	char rel[SLEEB_CACHE_NAME_MAX + 32];
 	ssize_t n;
 	int fd;
 
-	if (kept && *kept >= 0) {
-		n = read_all(*kept, true, rd->attr_buf, QUEUE_STATS_MAX);
-		if (n >= 0)
-			return n;
-		close(*kept);
-		*kept = -1;
-	}
 	snprintf(rel, sizeof(rel), "%s/%s", name, attr);
 	fd = openat(slabfd, rel, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	/* read(), not pread(): a test's fake tree may hand out a FIFO. */
 	n = read_all(fd, false, rd->attr_buf, QUEUE_STATS_MAX);
-	if (kept && n >= 0 && rd->keep_fds)
-		*kept = fd;
-	else
-		close(fd);
+	close(fd);
 	return n;
 }
 
@@ -310,7 +299,7 @@ static int load_tunables(struct sleeb_reader *rd, int slabfd, const struct known
 	for (unsigned i = 0; i < _SLEEB_TUNABLE_MAX; i++) {
 		const char *attr = sleeb_tunable_attr((enum sleeb_tunable)i);
 		uint64_t v;
-		ssize_t n = read_attr(rd, slabfd, c->si.name, attr, NULL);
+		ssize_t n = read_attr(rd, slabfd, c->si.name, attr);
 		int r;
 
 		if ((n == -ENOENT || n == -ENODEV) && cache_gone(slabfd, k))
@@ -336,14 +325,14 @@ static int load_tunables(struct sleeb_reader *rd, int slabfd, const struct known
 }
 
 /* The same for queue_stats; a missing one is no error (has_stats false). */
-static int load_stats(struct sleeb_reader *rd, int slabfd, struct known *k, struct sleeb_cache *c,
+static int load_stats(struct sleeb_reader *rd, int slabfd, const struct known *k, struct sleeb_cache *c,
 		      struct sleeb_error *err)
 {
 	char path[PATH_MAX];
 	ssize_t n;
 	int r;
 
-	n = read_attr(rd, slabfd, c->si.name, "queue_stats", &k->stats_fd);
+	n = read_attr(rd, slabfd, c->si.name, "queue_stats");
 	if ((n == -ENOENT || n == -ENODEV) && cache_gone(slabfd, k))
 		return 1;
 	if (n == -ENOENT)
@@ -396,14 +385,11 @@ static int relist(struct sleeb_reader *rd, int slabfd, const struct sleeb_cache_
 			dup = strcmp(nk[j].name, name) == 0;
 		if (dup)
 			continue;
-		k->stats_fd = -1;
 		k->name = strdup(name);
 		if (!k->name)
 			goto nomem;
 		n++;
 		if (old) {
-			k->stats_fd = old->stats_fd;
-			old->stats_fd = -1;
 			k->has_sysfs_tun = old->has_sysfs_tun;
 			k->sysfs_tun = old->sysfs_tun;
 			k->si_tun = old->si_tun;
@@ -494,19 +480,13 @@ static int alias_pool_fill(struct sleeb_reader *rd, struct sleeb_cache_set *out,
 }
 
 /* Open <root>/sys/kernel/slab for this load, or -1 if there is none. */
-static int open_slab_dir(struct sleeb_reader *rd)
+static int open_slab_dir(void)
 {
 	char path[PATH_MAX];
-	struct statfs sfs;
-	int fd;
 
-	rd->keep_fds = false;
 	if (sleeb_root_path(path, sizeof(path), SLEEB_SYSFS_SLAB_DIR) < 0)
 		return -1;
-	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0)
-		rd->keep_fds = fstatfs(fd, &sfs) == 0 && sfs.f_type == SYSFS_MAGIC;
-	return fd;
+	return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
 int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *userdata,
@@ -547,7 +527,7 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 		if (out->caches[i].si.limit)
 			out->sleeb_kernel = true;
 
-	slabfd = open_slab_dir(rd);
+	slabfd = open_slab_dir();
 	if (out->n > rd->ks_cap) {
 		struct known **ks = reallocarray(rd->ks, out->n, sizeof(*ks));
 

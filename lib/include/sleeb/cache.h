@@ -76,9 +76,10 @@ int sleeb_cache_set_load(struct sleeb_cache_set *out, struct sleeb_error *err);
  * snapshot to the next: which caches have a sysfs directory and queue
  * attributes, their merged aliases (the /sys/kernel/slab listing is read
  * again only when /proc/slabinfo names a cache it does not know, or after
- * sleeb_reader_forget()), /proc/slabinfo and the queue_stats files open on
- * the real proc and sysfs (read with pread(); a fake tree's plain files
- * are opened each time, so that a test may replace them).  And it reads
+ * sleeb_reader_forget()), and /proc/slabinfo open on the real procfs (read
+ * with pread(); a fake tree's plain file is opened each time, so that a
+ * test may replace it).  sysfs files are opened for each read and closed:
+ * a kept one pins a page of kernel memory.  And it reads
  * from sysfs only what the caller asks for, cache by cache: /proc/slabinfo
  * already has everything else, tunables included (where its columns
  * have not changed since sysfs was last read, what sysfs said then).

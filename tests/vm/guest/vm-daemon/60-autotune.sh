@@ -50,6 +50,12 @@ while kill -0 $ipid 2>/dev/null; do
 	sleep 1
 done
 wait $ipid
+# sleebd has read every auto-tuned cache's queue_stats many times by now.
+# A sysfs file it kept open would pin a page-sized seq_file buffer in the
+# kernel for as long as it runs; at most one read may be in flight.
+held=$(for f in /proc/$PID/fd/*; do readlink "$f"; done 2>/dev/null | grep -c '^/sys/kernel/slab/')
+echo "# files under /sys/kernel/slab held open by sleebd: $held"
+check "sleebd keeps no /sys/kernel/slab file open between reads ($held open)" test "$held" -le 1
 echo "# queue sizes $S/(largest 8k cache) every second under stress:$trace; the stress's 8k cache: $K"
 echo "# $(dmesg | grep -m1 'sleeb_stress: \(PASS\|FAIL\)')"
 grep -E "($S|$K): queue/batch/shared" "$LOG" | sed 's/^/#   /'
