@@ -231,9 +231,14 @@ static int parse_bound(struct policy_ctx *c, struct sleeb_setting *set, unsigned
 		setting_unset(set);
 		return 0;
 	}
+	/* The kernel's default queue size for the cache's size class. */
+	if (strcmp(value, "default") == 0) {
+		*set = (struct sleeb_setting) { SLEEB_VALUE_DEFAULT, { c->file, line } };
+		return 0;
+	}
 	r = sleeb_parse_u64(value, &v);
 	if (r == -EINVAL)
-		return sleeb_diag_bad(c->diag, c->file, line, "%s=%s: not a number", key, value);
+		return sleeb_diag_bad(c->diag, c->file, line, "%s=%s: not a number or \"default\"", key, value);
 	if (r < 0 || v < 1 || v > SLEEB_QUEUE_MAX)
 		return sleeb_diag_bad(c->diag, c->file, line, "%s=%s: out of range (1..%u)", key, value, SLEEB_QUEUE_MAX);
 	*set = (struct sleeb_setting) { (int64_t) v, { c->file, line } };

@@ -17,18 +17,23 @@ static void load(const char *text)
 	sleeb_diag_done(&diag);
 }
 
-static void plan(const char *name, const char *aliases, struct sleeb_plan *ret)
+static void plan_sized(const char *name, const char *aliases, uint64_t object_size, struct sleeb_plan *ret)
 {
 	struct sleeb_plan_input in = {
 		.name = name,
 		.aliases = aliases,
-		.object_size = 72,
+		.object_size = object_size,
 		.has_queues = true,
 		.current = { .v = { 120, 60, 480 } },
 	};
 	struct sleeb_error err = { 0 };
 
 	sleeb_plan_cache(&pol, &in, 4096, ret, &err);
+}
+
+static void plan(const char *name, const char *aliases, struct sleeb_plan *ret)
+{
+	plan_sized(name, aliases, 72, ret);
 }
 
 /*
@@ -73,8 +78,38 @@ START_TEST(test_alias_only_match)
 }
 END_TEST
 
+/*
+ * AutoTuneMin=default: the kernel's default queue of the cache's size
+ * class (SLAB's table), so auto-tuning grows queues and brings them back
+ * but never below what the kernel would have.  The cache's current queue
+ * (120 here) is clamped up to it where it is smaller.
+ */
+START_TEST(test_autotune_bounds_default)
+{
+	static const struct { uint64_t size; uint32_t q; } want[] = {
+		{ 64, 120 }, { 256, 120 }, { 512, 54 }, { 1024, 54 }, { 2048, 24 }, { 4096, 24 },
+	};
+	struct sleeb_plan p;
+
+	load("[Cache]\nMatch=kmalloc-*\nAutoTune=yes\nAutoTuneMin=default\nAutoTuneMax=512\n"
+	     "[Cache]\nMatch=skbuff_*\nAutoTune=yes\nAutoTuneMin=8\nAutoTuneMax=default\n");
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		plan_sized("kmalloc-x", NULL, want[i].size, &p);
+		ck_assert_int_eq(p.action, SLEEB_PLAN_POLICY);
+		ck_assert_msg(p.autotune_min == want[i].q && p.autotune_max == 512,
+			      "%llu-byte objects: bounds %u..%u, want %u..512",
+			      (unsigned long long) want[i].size, p.autotune_min, p.autotune_max, want[i].q);
+	}
+	plan_sized("skbuff_head_cache", NULL, 256, &p);
+	ck_assert_uint_eq(p.autotune_min, 8);
+	ck_assert_uint_eq(p.autotune_max, 120);
+	sleeb_policy_done(&pol);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
+	tcase_add_test(tc, test_autotune_bounds_default);
 	tcase_add_test(tc, test_merged_names_one_order);
 	tcase_add_test(tc, test_alias_only_match);
 }

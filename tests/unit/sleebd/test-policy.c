@@ -103,6 +103,7 @@ START_TEST(test_err_bad_values)
 	ck_error("[Cache]\nMatch=a\nSharedQueueSize=-1\n", "t.conf:3: SharedQueueSize=-1");
 	ck_error("[Cache]\nMatch=a\nAutoTune=maybe\n", "t.conf:3: AutoTune=maybe: not a boolean");
 	ck_error("[Cache]\nMatch=a\nAutoTuneMax=0\n", "t.conf:3: AutoTuneMax=0: out of range");
+	ck_error("[Cache]\nMatch=a\nAutoTuneMin=some\n", "t.conf:3: AutoTuneMin=some: not a number or \"default\"");
 	ck_error("[Cache]\nMatch=a\nMinObjectSize=12Q\n", "t.conf:3: MinObjectSize=12Q: not a size");
 	ck_error("[Cache]\nMatch=\n", "t.conf:2: Match= is empty");
 }

@@ -15,8 +15,12 @@ expect_eq "the unit runs the packaged binary" /usr/sbin/sleebd "$(systemctl show
 check "the packaged policies are installed in /usr/lib/sleeb/policy.d" test -s /usr/lib/sleeb/policy.d/50-autotune-kmalloc.conf
 
 # Decisions as journal fields, not just text. The shipped policies change
-# nothing at start (their static values are the kernel's defaults), so the
-# first decisions are the auto-tuner's, once idle caches have stayed idle.
+# nothing at start (their static values are the kernel's defaults) and an
+# idle machine makes the auto-tuner keep them (AutoTuneMin=default), so
+# make a decision happen: a kmalloc cache's queue set below the policy's
+# floor behind sleebd's back is put back within an interval or two.
+sleebctl set kmalloc-64 --queue 30 --batch 15 --shared 120 >/tmp/set.out 2>&1
+sed 's/^/#   set: /' /tmp/set.out
 wait_for 900 sh -c "journalctl -q -u sleebd.service -o export | grep -q '^DECISION='"
 journalctl -q -u sleebd.service -o export >/tmp/export 2>/dev/null
 n=$(grep -c '^REASON=' /tmp/export)
