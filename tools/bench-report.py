@@ -646,7 +646,9 @@ def main():
     problems = []
     records = parse_runs(os.path.join(args.outdir, 'runs'), problems)
     records += handoff_records(records)
-    kernel = subprocess.run(['make', '-s', '-C', os.path.expanduser('~/.cache/sleeb/src/vanilla'),
+    cache = os.environ.get('SLEEB_CACHE') or os.path.join(
+        os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'sleeb')
+    kernel = subprocess.run(['make', '-s', '-C', os.path.join(cache, 'src', 'vanilla'),
                              'kernelversion'], capture_output=True, text=True).stdout.strip()
     meta = {
         'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),

@@ -17,7 +17,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-cache=${SLEEB_CACHE:-$HOME/.cache/sleeb}/rootfs
+cache=${SLEEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sleeb}/rootfs
 mirror=${SLEEB_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 recipe=$(sha256sum "$here/debian-rootfs.sh" | cut -c1-12)
 dir=$cache/debian-$recipe
