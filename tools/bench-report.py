@@ -165,6 +165,11 @@ def parse_runs(runs_dir, problems):
                                         n=int(w[2]), rep=0, metric='s_per_kop',
                                         value=float(w[4]) * 1000 / float(w[3])))
                     works.append((w[1], int(w[2]), int(w[3])))
+                elif w[0] == 'wprof' and len(w) == 5:
+                    # 40-workloads.sh: what a workload moved through a
+                    # cache's queues (queue_stats delta of one counter).
+                    records.append(dict(base, kind='wprof', test='work-' + w[1], cache=w[2],
+                                        n=0, rep=0, metric=w[3], value=float(w[4])))
                 elif w[0] == 'at' and len(w) == 3:
                     records.append(dict(base, kind='at', test=w[1], cache='-', n=0, rep=0,
                                         metric='uptime', value=float(w[2])))
@@ -637,6 +642,39 @@ def profile_table(records):
     return lines
 
 
+WPROF_COLUMNS = (('fastpath_ops', 'fast path'), ('bulk_alloc', 'bulk alloc'),
+                 ('bulk_free', 'bulk free (kfree_rcu too)'), ('alloc_refill', 'refills'),
+                 ('free_drain', 'drains'), ('remote_free', 'remote frees'))
+
+
+def workload_profile_table(records, config='sleeb', top=6):
+    """Per workload of the first icount boot: the caches (kmalloc copies as
+    one family) that moved the most objects through the queues, by path."""
+    prof = {}
+    for r in records:
+        if r['kind'] == 'wprof' and r['clock'] == 'icount' and r['config'] == config:
+            boots = prof.setdefault(r['test'], {})
+            fam = boots.setdefault(r['boot'], {}).setdefault(cache_family(r['cache']), {})
+            fam[r['metric']] = fam.get(r['metric'], 0) + r['value']
+    lines = []
+    for work in sorted(prof):
+        boot = min(prof[work])
+        fams = prof[work][boot]
+        total = {m: sum(f.get(m, 0) for f in fams.values()) for m, _ in WPROF_COLUMNS}
+
+        def moved(f):
+            return sum(f.get(m, 0) for m in ('fastpath_ops', 'bulk_alloc', 'bulk_free'))
+        if not lines:
+            lines = ['| workload | cache | ' + ' | '.join(t for _, t in WPROF_COLUMNS) + ' |',
+                     '|' + '---|' * (2 + len(WPROF_COLUMNS))]
+        ranked = sorted(fams, key=lambda c: (-moved(fams[c]), c))[:top]
+        for c in ranked + ['all caches']:
+            f = total if c == 'all caches' else fams[c]
+            lines.append(f'| {work} | {c} | ' +
+                         ' | '.join(f'{f.get(m, 0):.0f}' for m, _ in WPROF_COLUMNS) + ' |')
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('outdir')
@@ -733,6 +771,16 @@ def main():
                'the cpu queue\'s lock and mostly of the shared queue\'s. The kmalloc '
                'caches also serve the rest of the kernel meanwhile; cache-64 is the '
                'module\'s own.', '']
+        md += t
+    t = workload_profile_table(records)
+    if t:
+        md += ['', '## What the workloads moved through the queues (icount boot 1, sleeb, queue_stats)', '',
+               'Objects per path over each whole workload, summed over the cpus: the '
+               'caches that moved the most (a kmalloc size\'s 16 copies as one), and '
+               'all caches. "bulk alloc": objects kmem_cache_alloc_bulk() took from a '
+               'cpu queue; "bulk free": objects kmem_cache_free_bulk() passed to the '
+               'queues, kfree_rcu\'s batches included (they end in kfree_bulk()). '
+               'The two reads of every queue_stats add their own sysfs traffic.', '']
         md += t
     md += ['', '## Memory (/proc/meminfo, kB)', '',
            'Taken at boot, right after hackbench, 2, 4, 8 and 16 s later and after '

@@ -7,6 +7,13 @@
 # 2000; forks: a tenth of it). Prints "# BENCH work NAME THREADS OPS
 # SECONDS", "# BENCH mem work-NAME-PHASE SLAB_KB SUNRECLAIM_KB" and "# BENCH
 # at work-NAME-PHASE UPTIME" (the guest's clock then).
+# On a kernel with queues it also counts what each workload moved through
+# them: every cache's queue_stats before the workload and after its "after"
+# probe, and for each counter that moved "# BENCH wprof NAME CACHE COUNTER
+# DELTA" (fast-path operations, refills, drains, remote frees, and the
+# objects of kmem_cache_alloc_bulk()/free_bulk() and of kfree_rcu's
+# batches, which end in kfree_bulk()). The two reads add their own sysfs
+# traffic (kmalloc-cg-4k, filp, ...) to the counts.
 . /tests/lib.sh
 grep -q 'sleeb\.workloads=1' /proc/cmdline || exit 0
 iters=$(sed -n 's/.*sleeb\.workload_iters=\([0-9]*\).*/\1/p' /proc/cmdline)
@@ -19,7 +26,17 @@ mem() {
 	echo "# BENCH at $1 $up"
 	echo "# BENCH mem $1 $(awk '/^Slab:/ {s=$2} /^SUnreclaim:/ {u=$2} END {print s, u}' /proc/meminfo)"
 }
+# Every cache's counters once, under /proc/slabinfo's name for it (a
+# merged cache is one line there, one directory and links in sysfs).
+qstats() {
+	awk 'NR > 2 { print "/sys/kernel/slab/" $1 "/queue_stats" }' /proc/slabinfo |
+		xargs grep -H . 2>/dev/null | sed 's|^/sys/kernel/slab/\([^/]*\)/queue_stats:|\1 |'
+}
+profile=
+[ -r /sys/kernel/slab/kmalloc-64/queue_stats ] &&
+	[ "$(cat /sys/kernel/slab/kmalloc-64/cpu_queue_size)" != 0 ] && profile=1
 for w in files fork tcp; do
+	[ -z "$profile" ] || qstats >/tmp/wprof.before
 	n=$iters
 	[ $w = fork ] && n=$((iters / 10))
 	threads=$cpus
@@ -37,6 +54,13 @@ for w in files fork tcp; do
 		continue
 	fi
 	mem "work-$w-after"
+	if [ -n "$profile" ]; then
+		qstats >/tmp/wprof.after
+		awk -v w="$w" '
+			NR == FNR { before[$1 " " $2] = $3; next }
+			$3 - before[$1 " " $2] > 0 { print "# BENCH wprof", w, $1, $2, $3 - before[$1 " " $2] }
+		' /tmp/wprof.before /tmp/wprof.after
+	fi
 	idle=0
 	for t in 2 8 30; do
 		sleep $((t - idle))
