@@ -298,8 +298,11 @@ static void refresh_from(struct cache *c, const struct sleeb_cache *sc)
 	c->active_objs = sc->si.active_objs;
 	c->num_objs = sc->si.num_objs;
 	c->slab_bytes = sleeb_cache_memory(sc);
-	c->has_stats = sc->has_stats;
-	c->stats = sc->stats;
+	/* A skipped read keeps the last counters (status shows them). */
+	if (!c->stats_skipped) {
+		c->has_stats = sc->has_stats;
+		c->stats = sc->stats;
+	}
 }
 
 static uint64_t now_realtime_usec(void)
@@ -322,10 +325,21 @@ static unsigned want_from_sysfs(const struct sleeb_cache *sc, void *userdata)
 
 	if (!c)
 		return SLEEB_READ_ALL;  /* new: its policy is resolved now */
+	c->stats_skipped = false;
 	if (m->config.prometheus_textfile)
 		what |= SLEEB_READ_STATS;  /* the textfile has every cache's counters */
-	if (c->autotune && c->has_target)
-		what |= SLEEB_READ_STATS;
+	if (c->autotune && c->has_target) {
+		/* Quiet and nothing moved in slabinfo: not this time. */
+		if (!(what & SLEEB_READ_STATS) && c->quiet_skips > 0 && c->has_slabinfo &&
+		    sc->si.active_objs == c->active_objs && sc->si.num_objs == c->num_objs &&
+		    tunables_equal(&sc->tunables, &c->cur)) {
+			c->quiet_skips--;
+			c->stats_skipped = true;
+		} else {
+			c->quiet_skips = 0;
+			what |= SLEEB_READ_STATS;
+		}
+	}
 	/* On a SLEEB kernel slabinfo's columns are sysfs' values; when they
 	 * are not what sleebd last read or wrote (someone else wrote), sysfs
 	 * says which. (The reader hands out what sysfs said last while a
@@ -433,6 +447,8 @@ int manager_apply_policy(Manager *m, bool all, const char *reason)
 	/* Start and reload: a fresh listing of /sys/kernel/slab (aliases
 	 * may have changed without a uevent) and every target verified. */
 	sleeb_reader_forget(m->reader, NULL);
+	for (size_t i = 0; i < m->n_caches; i++)
+		m->caches[i].quiet_skips = 0;
 	r = manager_snapshot(m, true);
 	if (r < 0)
 		return r;
@@ -594,8 +610,10 @@ int manager_autotune(Manager *m)
 
 		if (!sc->has_queues)
 			continue;
-		if (!c || !c->autotune || !c->has_target) {
-			/* Everything not auto-tuned still uses the budget. */
+		if (!c || !c->autotune || !c->has_target || c->stats_skipped) {
+			/* Everything not auto-tuned (or not read this time:
+			 * no decision, its state waits for the next read)
+			 * still uses the budget. */
 			p.other_bytes += sleeb_autotune_queued_bytes(&p, sc->si.objsize, &sc->tunables);
 			continue;
 		}
@@ -652,6 +670,12 @@ int manager_autotune(Manager *m)
 		bool grow = in[i].action == SLEEB_AUTOTUNE_GROW;
 
 		c->at = in[i].state;
+		/* Quiet: at its floor, and its queues neither ran empty nor
+		 * overflowed since the last read (queue_stats counts that;
+		 * without it there is no such signal). */
+		c->quiet_skips = in[i].action == SLEEB_AUTOTUNE_KEEP && !in[i].rate_is_flow && in[i].rate == 0 &&
+					 in[i].cur.v[SLEEB_TUNABLE_QUEUE] <= in[i].min ?
+				 SLEEB_QUIET_READ_EVERY - 1 : 0;
 		if (in[i].action == SLEEB_AUTOTUNE_KEEP) {
 			set_reason(&c->last_reason, "auto-tune: keep: %s", in[i].reason);
 			continue;

@@ -24,9 +24,9 @@ uid_t child_uid;
 char root[64], logpath[128];
 
 const struct fake_cache caches[3] = {
-	{ "kmalloc-64", 64, 120, 60, 480 },
-	{ "dentry", 192, 120, 60, 480 },
-	{ "big-cache", 16384, 8, 4, 0 },
+	{ "kmalloc-64", 64, 120, 60, 480, 0 },
+	{ "dentry", 192, 120, 60, 480, 0 },
+	{ "big-cache", 16384, 8, 4, 0, 0 },
 };
 
 void add_cache(const struct fake_cache *c, bool sleeb)
@@ -52,7 +52,7 @@ void write_slabinfo(const struct fake_cache *list, size_t n, bool sleeb)
 	for (size_t i = 0; i < n; i++)
 		len += (size_t) snprintf(buf + len, sizeof(buf) - len,
 					 "%-17s %6u %6u %6u %4u %4d : tunables %4u %4u %4u : slabdata %6u %6u %6u\n",
-					 list[i].name, 100u, 128u, list[i].size, 16u, 1, sleeb ? list[i].q : 0,
+					 list[i].name, list[i].active ? list[i].active : 100u, 128u, list[i].size, 16u, 1, sleeb ? list[i].q : 0,
 					 sleeb ? list[i].b : 0, sleeb ? list[i].s : 0, 8u, 8u, 0u);
 	writef("proc/slabinfo", "%s", buf);
 }

@@ -30,6 +30,7 @@ extern uid_t child_uid;
 struct fake_cache {
 	const char *name;
 	unsigned size, q, b, s;
+	unsigned active;        /* objects in use in slabinfo (0: 100) */
 };
 
 /* kmalloc-64 and dentry (120/60/480), big-cache (8/4/0) */

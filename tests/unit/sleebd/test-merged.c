@@ -42,7 +42,7 @@ static void add_merged(unsigned q, unsigned b, unsigned s)
 
 static void slabinfo_with_merged(unsigned q, unsigned b, unsigned s)
 {
-	struct fake_cache all[4] = { caches[0], caches[1], caches[2], { "zzz_cache", 72, q, b, s } };
+	struct fake_cache all[4] = { caches[0], caches[1], caches[2], { "zzz_cache", 72, q, b, s, 0 } };
 
 	write_slabinfo(all, 4, true);
 }

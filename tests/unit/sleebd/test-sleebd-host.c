@@ -128,7 +128,7 @@ END_TEST
 START_TEST(test_daemon_lifecycle)
 {
 	char answer[8192] = "", state[256];
-	struct fake_cache newc = { "kmalloc-512", 512, 54, 27, 216 };
+	struct fake_cache newc = { "kmalloc-512", 512, 54, 27, 216, 0 };
 	struct fake_cache all[4] = { caches[0], caches[1], caches[2], newc };
 	pid_t pid;
 
@@ -298,9 +298,10 @@ static uint64_t mono_usec(void)
  * alloc_refill = the CLOCK_MONOTONIC microsecond it is written at (the
  * kernel's counters tick at a steady 1,000,000 a second, whenever they
  * are read) and appends "open_usec written_usec" to @times. It then waits
- * 120 ms before serving again, so each read sees one serve.
+ * 120 ms before serving again, so each read sees one serve. With @steady
+ * the counters stand still (a quiet cache) and no read is delayed.
  */
-static pid_t serve_queue_stats(const char *fifo, const char *times)
+static pid_t serve_queue_stats(const char *fifo, const char *times, bool steady)
 {
 	pid_t pid = fork();
 
@@ -314,10 +315,13 @@ static pid_t serve_queue_stats(const char *fifo, const char *times)
 
 		if (fd < 0)
 			_exit(1);
-		if (k == 3)
+		if (k == 3 && !steady)
 			usleep(400000);
 		now = mono_usec();
-		dprintf(fd, "alloc_refill %llu\nfree_drain 0\n", (unsigned long long) now);
+		if (steady)
+			dprintf(fd, "alloc_refill 7\nfree_drain 7\n");
+		else
+			dprintf(fd, "alloc_refill %llu\nfree_drain 0\n", (unsigned long long) now);
 		close(fd);
 		t = fopen(times, "a");
 		if (!t)
@@ -354,7 +358,7 @@ START_TEST(test_autotune_rate_from_read_time)
 	snprintf(times, sizeof(times), "%s/serves", root);
 	ck_assert_int_eq(unlink(fifo), 0);
 	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
-	feeder = serve_queue_stats(fifo, times);
+	feeder = serve_queue_stats(fifo, times, false);
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
 	ck_assert_msg(wait_attr("kmalloc-64", "cpu_queue_size", 240), "never grew: queue %d",
 		      attr("kmalloc-64", "cpu_queue_size"));
@@ -389,6 +393,57 @@ START_TEST(test_autotune_rate_from_read_time)
 	ck_assert_msg(rate > want * 0.9 && rate < want * 1.1,
 		      "rate %.0f/s/cpu, the counters moved at %.0f/s/cpu", rate, want);
 	free(log);
+}
+END_TEST
+
+/*
+ * A quiet auto-tuned cache, at its floor with counters that stand still,
+ * is read every SLEEB_QUIET_READ_EVERY (4) intervals while its slabinfo
+ * line does not move, and in the next interval once it does.
+ */
+START_TEST(test_quiet_cache_read_sparsely)
+{
+	struct fake_cache busy[3];
+	char fifo[256], times[256], line[128];
+	unsigned long long opened[128], written, changed;
+	int n = 0, before = 0, soon = 0;
+	pid_t pid, feeder;
+	FILE *t;
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-auto.conf", "[Cache]\nMatch=kmalloc-64\nAutoTune=yes\nAutoTuneMin=120\nAutoTuneMax=960\n");
+	snprintf(fifo, sizeof(fifo), "%s/sys/kernel/slab/kmalloc-64/queue_stats", root);
+	snprintf(times, sizeof(times), "%s/serves", root);
+	ck_assert_int_eq(unlink(fifo), 0);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	feeder = serve_queue_stats(fifo, times, true);
+	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
+	usleep(2400000);        /* 24 intervals of 100 ms */
+	/* New work: more objects in use. */
+	memcpy(busy, caches, sizeof(busy));
+	busy[0].active = 150;
+	changed = mono_usec();
+	write_slabinfo(busy, 3, true);
+	usleep(500000);
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
+	kill(feeder, SIGKILL);
+	test_wait_exit(feeder);
+
+	t = fopen(times, "r");
+	ck_assert_ptr_nonnull(t);
+	while (n < 128 && fgets(line, sizeof(line), t) && sscanf(line, "%llu %llu", &opened[n], &written) == 2)
+		n++;
+	fclose(t);
+	for (int k = 0; k < n; k++) {
+		before += opened[k] < changed;
+		soon += opened[k] >= changed && opened[k] < changed + 300000;
+	}
+	/* Every interval would be 14-20 reads (the feeder pauses 120 ms);
+	 * every 4th, 6-7 and those of the first intervals. */
+	ck_assert_msg(before >= 3 && before <= 10, "%d reads of a quiet cache's queue_stats in 24 intervals", before);
+	ck_assert_msg(soon >= 1, "no read within 300 ms of its slabinfo line moving (%d reads in all, %d before)",
+		      n, before);
 }
 END_TEST
 
@@ -464,6 +519,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_rollback_no);
 	tcase_add_test(tc, test_autotune_grow_and_shrink);
 	tcase_add_test(tc, test_autotune_rate_from_read_time);
+	tcase_add_test(tc, test_quiet_cache_read_sparsely);
 	tcase_add_test(tc, test_notify_and_watchdog);
 }
 
