@@ -9,12 +9,9 @@ module and the plugin is listed as a problem, never joined.
 
     bench-report-model.py tools/bench-report.py
 """
-import json
-import os
-import subprocess
 import sys
-import tempfile
 
+from bench_fixture import bench_out, results_json, results_md, row, run_report, write_run
 from tap import Tap
 
 MEASURE = 12  # sleeb_bench's W_MEASURE
@@ -33,7 +30,7 @@ def window(wid, seq, cycles, insns=0):
     return lines
 
 
-def boot(runs, config, scale, measurements=2, work=True):
+def boot(out, config, scale, measurements=2, work=True):
     """A boot with two measurements: c (window 5, closed twice, on several
     vCPUs) and a_alloc (window 2, once), then (work) the fork workload, 40
     operations in its own window (0xf00 + 1, workload.c) after the last
@@ -53,27 +50,22 @@ def boot(runs, config, scale, measurements=2, work=True):
     if work:
         log.append('# BENCH work fork 4 40 0.5')
         mc += window(0xf01, 1, [600 * scale, 200 * scale])
-    with open(os.path.join(runs, f'icount-{config}-1.log'), 'w') as f:
-        f.write('\n'.join(log) + '\n')
-    with open(os.path.join(runs, f'icount-{config}-1.mc'), 'w') as f:
-        f.write('\n'.join(mc) + '\n')
+    write_run(out, f'icount-{config}-1.log', log)
+    write_run(out, f'icount-{config}-1.mc', mc)
 
 
 def main():
     report = sys.argv[1]
     print('TAP version 13')
-    with tempfile.TemporaryDirectory() as out:
-        runs = os.path.join(out, 'runs')
-        os.mkdir(runs)
-        boot(runs, 'vanilla', 2)
-        boot(runs, 'sleeb', 1)
-        boot(runs, 'sleeb-off', 1, measurements=1, work=False)  # the plugin missed a separator
-        r = subprocess.run([sys.executable, report, out], capture_output=True, text=True)
+    with bench_out() as out:
+        boot(out, 'vanilla', 2)
+        boot(out, 'sleeb', 1)
+        boot(out, 'sleeb-off', 1, measurements=1, work=False)  # the plugin missed a separator
+        r = run_report(report, out)
         check(r.returncode == 0, 'bench-report.py runs', r.stderr.strip()[-300:])
         if r.returncode:
             return tap.done()
-        with open(os.path.join(out, 'results.json')) as f:
-            res = json.load(f)
+        res = results_json(out)
         model = {(x['config'], x['test']): x for x in res['records'] if x['clock'] == 'model'}
 
         def value(config, test):
@@ -101,11 +93,8 @@ def main():
         check(work.get('value') == 20.0 and work.get('metric') == 'cycles_per_op',
               'a workload\'s window gives its model cycles per operation, all vCPUs',
               f'sleeb work-fork: {work.get("value")} {work.get("metric")}, want 20.0 cycles_per_op')
-        with open(os.path.join(out, 'results.md')) as f:
-            md = f.read()
-        row = next((line for line in md.splitlines()
-                    if line.startswith('| c_concurrent cache-64 n=100 cycles_per_op')), '')
-        check('| 2.00 |' in row, 'results.md has the model ratio vanilla/sleeb (2.00)', row)
+        c = row(results_md(out), '| c_concurrent cache-64 n=100 cycles_per_op')
+        check('| 2.00 |' in c, 'results.md has the model ratio vanilla/sleeb (2.00)', c)
     return tap.done()
 
 

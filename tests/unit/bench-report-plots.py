@@ -16,14 +16,12 @@ handoff sweep; no guest):
     bench-report-plots.py tools/bench-report.py
 """
 import glob
-import json
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
 
+from bench_fixture import bench_out, results_json, results_md, row, run_report, write_run
 from tap import Tap
 
 tap = Tap()
@@ -47,7 +45,7 @@ def window(wid, seq, cycles):
             f'mem_remote=0 mem_node0=0 mem_node1=0 cycles={cycles}')
 
 
-def boot(runs, config):
+def boot(out, config):
     """One icount boot with its model-clock report: every handoff figure a
     measurement (sleeb_bench's W_MEASURE, 12, then its windows 13-16),
     model cycles 3x the icount figure."""
@@ -63,43 +61,33 @@ def boot(runs, config):
                         f'# BENCH micro {test} {size} {nn} 0 free_ns_per_op {f}',
                         f'# BENCH window {wf} {m} {test} {size} {nn} 0 free_ns_per_op {nn}']
                 mc += [window(12, m, 0), window(wa, m, 3 * a * nn), window(wf, m, 3 * f * nn)]
-    with open(os.path.join(runs, f'icount-{config}-1.mc'), 'w') as f:
-        f.write('\n'.join(mc) + '\n')
+    write_run(out, f'icount-{config}-1.mc', mc)
     for i, phase in enumerate(('boot', 'after_workload', 'idle_2s', 'idle_4s', 'idle_8s',
                                'idle_16s', 'after_idle')):
         log.append(f'# BENCH mem {phase} {SLAB[config] + 100 * i} {SLAB[config]}')
-    with open(os.path.join(runs, f'icount-{config}-1.log'), 'w') as f:
-        f.write('\n'.join(log) + '\n')
-
-
-def report(report_py, out, env):
-    return subprocess.run([sys.executable, report_py, out], capture_output=True, text=True,
-                          env=dict(os.environ, **env))
+    write_run(out, f'icount-{config}-1.log', log)
 
 
 def main():
     report_py = sys.argv[1]
     print('TAP version 13')
-    with tempfile.TemporaryDirectory() as out:
-        runs = os.path.join(out, 'runs')
-        os.mkdir(runs)
+    with bench_out() as out:
         for config in HANDOFF:
-            boot(runs, config)
+            boot(out, config)
 
         # Without gnuplot first: the report must not need it.
-        r = report(report_py, out, {'SLEEB_GNUPLOT': os.path.join(out, 'no-such-gnuplot')})
+        r = run_report(report_py, out, {'SLEEB_GNUPLOT': os.path.join(out, 'no-such-gnuplot')})
         check(r.returncode == 0, 'without gnuplot bench-report.py succeeds', r.stderr.strip()[-300:])
-        md = open(os.path.join(out, 'results.md')).read() if os.path.exists(
-            os.path.join(out, 'results.md')) else ''
+        md = results_md(out)
         check(os.path.exists(os.path.join(out, 'results.json')) and md,
               'and writes results.json and results.md')
-        check('Plots skipped: gnuplot not found' in md, 'results.md says the plots were skipped',
-              next((line for line in md.splitlines() if 'lot' in line), 'no line about plots'))
+        check(any('Plots skipped: gnuplot not found' in line for line in md),
+              'results.md says the plots were skipped',
+              next((line for line in md if 'lot' in line), 'no line about plots'))
         check(not glob.glob(os.path.join(out, '*.svg')), 'and no SVG is written',
               str(glob.glob(os.path.join(out, '*.svg'))))
 
-        with open(os.path.join(out, 'results.json')) as f:
-            recs = json.load(f)['records']
+        recs = results_json(out)['records']
         h = [x for x in recs if x['metric'] == 'handoff_ns_per_obj' and x['config'] == 'sleeb'
              and x['test'] == 'h_handoff' and x['cache'] == 'kmalloc-64' and x['n'] == 10]
         check(len(h) == 1 and h[0]['value'] == 200,
@@ -108,20 +96,20 @@ def main():
              and x['test'] == 'h_handoff_node' and x['cache'] == 'kmalloc-1024' and x['n'] == 10]
         check(len(h) == 1 and h[0]['value'] == 600,
               'and in model cycles, from the joined windows (240 + 360)', str(h))
-        row = next((line for line in md.splitlines() if line.startswith('| handoff h')), '')
+        t = row(md, '| handoff h')
         # sleeb: N=10 at both sizes and both tests fits (4 figures at 1.50);
         # N=1000 does not (the default queues hold 600 small objects).
-        check('| met: 4/4 figures' in row, 'the 1.3 target counts only the N that fit', row)
-        row = next((line for line in md.splitlines() if line.startswith('| no handoff figure')), '')
-        check('MISSED: 8/12' in row and '0.97' in row,
-              'the 0.98 floor sees every N and size (N=10000: 300/310 = 0.97)', row)
+        check('| met: 4/4 figures' in t, 'the 1.3 target counts only the N that fit', t)
+        t = row(md, '| no handoff figure')
+        check('MISSED: 8/12' in t and '0.97' in t,
+              'the 0.98 floor sees every N and size (N=10000: 300/310 = 0.97)', t)
 
         if not shutil.which('gnuplot'):
             skip('plots drawn', 'gnuplot not installed (gnuplot-nox)')
         else:
-            r = report(report_py, out, {})
+            r = run_report(report_py, out)
             check(r.returncode == 0, 'with gnuplot bench-report.py succeeds', r.stderr.strip()[-300:])
-            md = open(os.path.join(out, 'results.md')).read()
+            md = '\n'.join(results_md(out))
             want = ['ratio-sleeb.svg', 'ratio-sleeb-off.svg', 'slab-icount.svg',
                     'handoff-sleeb.svg', 'handoff-sleeb-off.svg']
             for name in want:

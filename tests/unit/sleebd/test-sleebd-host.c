@@ -334,6 +334,41 @@ static pid_t serve_queue_stats(const char *fifo, const char *times, bool steady)
 	}
 }
 
+/* Replaces kmalloc-64/queue_stats with a FIFO served by
+ * serve_queue_stats(); the serves are logged in <root>/serves. */
+static pid_t start_feeder(bool steady)
+{
+	char fifo[256], times[256];
+
+	snprintf(fifo, sizeof(fifo), "%s/sys/kernel/slab/kmalloc-64/queue_stats", root);
+	snprintf(times, sizeof(times), "%s/serves", root);
+	ck_assert_int_eq(unlink(fifo), 0);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	return serve_queue_stats(fifo, times, steady);
+}
+
+/* Stops sleebd (it must exit 0) and the feeder; the serves' open and
+ * write times into @opened and @written (at most @max). Returns how many. */
+static int stop_and_read_serves(pid_t pid, pid_t feeder, unsigned long long *opened,
+				unsigned long long *written, int max)
+{
+	char times[256], line[128];
+	int n = 0;
+	FILE *t;
+
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
+	kill(feeder, SIGKILL);
+	test_wait_exit(feeder);
+	snprintf(times, sizeof(times), "%s/serves", root);
+	t = fopen(times, "r");
+	ck_assert_ptr_nonnull(t);
+	while (n < max && fgets(line, sizeof(line), t) && sscanf(line, "%llu %llu", &opened[n], &written[n]) == 2)
+		n++;
+	fclose(t);
+	return n;
+}
+
 /*
  * Rates are events over the time between the reads, and one interval
  * reads the kernel once. A read that comes late (a slow sysfs, a loaded
@@ -341,38 +376,24 @@ static pid_t serve_queue_stats(const char *fifo, const char *times, bool steady)
  */
 START_TEST(test_autotune_rate_from_read_time)
 {
-	char fifo[256], times[256], line[128], *log;
 	unsigned long long opened[64], written[64];
+	char *log;
 	const char *at;
 	double rate, want;
 	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	pid_t pid, feeder;
-	int n = 0;
-	FILE *t;
+	int n;
 
 	make_tree(true);
 	writef("etc/sleeb/sleebd.conf", "[Daemon]\nInterval=200ms\nAutoTuneGrowRate=1\nAutoTuneIdleFlow=0\n"
 	       "AutoTuneGrowAfter=1\nAutoTuneCooldown=1000\n");
 	writef("etc/sleeb/policy.d/10-auto.conf", "[Cache]\nMatch=kmalloc-64\nAutoTune=yes\nAutoTuneMin=16\nAutoTuneMax=960\n");
-	snprintf(fifo, sizeof(fifo), "%s/sys/kernel/slab/kmalloc-64/queue_stats", root);
-	snprintf(times, sizeof(times), "%s/serves", root);
-	ck_assert_int_eq(unlink(fifo), 0);
-	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
-	feeder = serve_queue_stats(fifo, times, false);
+	feeder = start_feeder(false);
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
 	ck_assert_msg(wait_attr("kmalloc-64", "cpu_queue_size", 240), "never grew: queue %d",
 		      attr("kmalloc-64", "cpu_queue_size"));
 	usleep(700000);
-	kill(pid, SIGTERM);
-	ck_assert_int_eq(test_wait_exit(pid), 0);
-	kill(feeder, SIGKILL);
-	test_wait_exit(feeder);
-
-	t = fopen(times, "r");
-	ck_assert_ptr_nonnull(t);
-	while (n < 64 && fgets(line, sizeof(line), t) && sscanf(line, "%llu %llu", &opened[n], &written[n]) == 2)
-		n++;
-	fclose(t);
+	n = stop_and_read_serves(pid, feeder, opened, written, 64);
 	ck_assert_int_ge(n, 5);
 	/* One read per interval: reads start at least 200 ms apart (an
 	 * interval is timed from the start of the last), never two in one
@@ -404,19 +425,13 @@ END_TEST
 START_TEST(test_quiet_cache_read_sparsely)
 {
 	struct fake_cache busy[3];
-	char fifo[256], times[256], line[128];
-	unsigned long long opened[128], written, changed;
-	int n = 0, before = 0, soon = 0;
+	unsigned long long opened[128], written[128], changed;
+	int n, before = 0, soon = 0;
 	pid_t pid, feeder;
-	FILE *t;
 
 	make_tree(true);
 	writef("etc/sleeb/policy.d/10-auto.conf", "[Cache]\nMatch=kmalloc-64\nAutoTune=yes\nAutoTuneMin=120\nAutoTuneMax=960\n");
-	snprintf(fifo, sizeof(fifo), "%s/sys/kernel/slab/kmalloc-64/queue_stats", root);
-	snprintf(times, sizeof(times), "%s/serves", root);
-	ck_assert_int_eq(unlink(fifo), 0);
-	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
-	feeder = serve_queue_stats(fifo, times, true);
+	feeder = start_feeder(true);
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
 	usleep(2400000);        /* 24 intervals of 100 ms */
 	/* New work: more objects in use. */
@@ -425,16 +440,7 @@ START_TEST(test_quiet_cache_read_sparsely)
 	changed = mono_usec();
 	write_slabinfo(busy, 3, true);
 	usleep(500000);
-	kill(pid, SIGTERM);
-	ck_assert_int_eq(test_wait_exit(pid), 0);
-	kill(feeder, SIGKILL);
-	test_wait_exit(feeder);
-
-	t = fopen(times, "r");
-	ck_assert_ptr_nonnull(t);
-	while (n < 128 && fgets(line, sizeof(line), t) && sscanf(line, "%llu %llu", &opened[n], &written) == 2)
-		n++;
-	fclose(t);
+	n = stop_and_read_serves(pid, feeder, opened, written, 128);
 	for (int k = 0; k < n; k++) {
 		before += opened[k] < changed;
 		soon += opened[k] >= changed && opened[k] < changed + 300000;
