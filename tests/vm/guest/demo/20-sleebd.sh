@@ -88,7 +88,7 @@ for c in $( (count | awk '$2 == "grow" { print $1 }'; echo $caches | tr ' ' '\n'
 done
 say "$(printf "$fmt" "all $(count | cut -d' ' -f1 | sort -u | wc -l) caches" $(for k in "grow load" "shrink load" "grow idle" "shrink idle"; do
 	count | grep -c " $k\$"; done))"
-say "(the other caches' shrinks are idle caches going down to AutoTuneMin)"
+say "(shrinks bring grown queues back to AutoTuneMin, the kernel's default for the size)"
 say
 say "sleebctl check:"
 sleebctl check 2>&1 | head -6 | sed 's/^/#   /'
