@@ -24,6 +24,8 @@ dir=$cache/debian-$recipe
 
 say() { echo "debian-rootfs.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
+# A command that fails under set -e says nothing by itself: say where.
+trap 'say "failed at line $LINENO (exit status $?)"' ERR
 
 if [ "${1:-}" = --path ]; then
 	echo "$dir"
@@ -109,8 +111,9 @@ touch "$tmp/.sleeb-complete"
 # Trees of older recipes are dead weight, but branches built side by side
 # each have theirs: keep the two most recent besides this one, so that two
 # work trees do not rebuild each other's tree on every run.
-ls -1dt "$cache"/debian-* 2>/dev/null | grep -v -e "/debian-$recipe" -e '\.tmp$' | tail -n +3 |
-	while read -r old; do rm -rf "$old"; done
+# (grep finds nothing on a fresh machine: no failure under pipefail.)
+ls -1dt "$cache"/debian-* 2>/dev/null | { grep -v -e "/debian-$recipe" -e '\.tmp$' || true; } |
+	tail -n +3 | while read -r old; do rm -rf "$old"; done
 mv "$tmp" "$dir"
 say "done: $dir ($(du -sh "$dir" | cut -f1))"
 echo "$dir"
