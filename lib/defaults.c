@@ -23,13 +23,8 @@ void sleeb_kernel_defaults(uint64_t object_size, uint64_t page_size, struct slee
 	ret->v[SLEEB_TUNABLE_SHARED] = object_size <= page_size ? 8 * ((q + 1) / 2) : 0;
 }
 
-void sleeb_autotune_default_bounds(uint64_t object_size, uint64_t page_size, uint32_t *min, uint32_t *max)
+void sleeb_autotune_default_bounds(uint32_t q, uint32_t *min, uint32_t *max)
 {
-	struct sleeb_tunables def;
-	uint32_t q;
-
-	sleeb_kernel_defaults(object_size, page_size, &def);
-	q = def.v[SLEEB_TUNABLE_QUEUE];
 	*min = q / 4 ? q / 4 : 1;
 	*max = q * 8 < SLEEB_QUEUE_MAX ? q * 8 : SLEEB_QUEUE_MAX;
 }

@@ -108,19 +108,20 @@ void sleeb_plan_cache(const struct sleeb_policy *p, const struct sleeb_plan_inpu
 
 	ret->autotune = e->autotune.value == 1;
 	if (ret->autotune) {
-		uint32_t q = target.v[SLEEB_TUNABLE_QUEUE];
+		uint32_t q = target.v[SLEEB_TUNABLE_QUEUE], dq;
 		struct sleeb_tunables def;
 
-		sleeb_autotune_default_bounds(in->object_size, page_size, &ret->autotune_min, &ret->autotune_max);
 		sleeb_kernel_defaults(in->object_size, page_size, &def);
+		dq = def.v[SLEEB_TUNABLE_QUEUE];
+		sleeb_autotune_default_bounds(dq, &ret->autotune_min, &ret->autotune_max);
 		if (e->autotune_min.value > 0)
 			ret->autotune_min = (uint32_t) e->autotune_min.value;
 		else if (e->autotune_min.value == SLEEB_VALUE_DEFAULT)
-			ret->autotune_min = def.v[SLEEB_TUNABLE_QUEUE];
+			ret->autotune_min = dq;
 		if (e->autotune_max.value > 0)
 			ret->autotune_max = (uint32_t) e->autotune_max.value;
 		else if (e->autotune_max.value == SLEEB_VALUE_DEFAULT)
-			ret->autotune_max = def.v[SLEEB_TUNABLE_QUEUE];
+			ret->autotune_max = dq;
 		if (ret->autotune_min > ret->autotune_max)
 			ret->autotune_max = ret->autotune_min;
 		if (q > ret->autotune_max)

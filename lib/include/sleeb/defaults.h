@@ -12,7 +12,7 @@ void sleeb_kernel_defaults(uint64_t object_size, uint64_t page_size, struct slee
 
 /*
  * AutoTuneMin= and AutoTuneMax= when a policy leaves them unset: a
- * quarter to eight times the kernel's default queue for the size class
- * (at least 1, at most SLEEB_QUEUE_MAX).
+ * quarter to eight times @default_queue, the kernel's default queue for
+ * the size class (at least 1, at most SLEEB_QUEUE_MAX).
  */
-void sleeb_autotune_default_bounds(uint64_t object_size, uint64_t page_size, uint32_t *min, uint32_t *max);
+void sleeb_autotune_default_bounds(uint32_t default_queue, uint32_t *min, uint32_t *max);
