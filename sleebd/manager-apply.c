@@ -567,6 +567,17 @@ static void refresh_memtotal(Manager *m)
 		m->memtotal = mi.value[SLEEB_MEMINFO_MEM_TOTAL];
 }
 
+/*
+ * Kept at its floor, and its queues neither ran empty nor overflowed
+ * since the last read (queue_stats counts that; without it there is no
+ * such signal): see SLEEB_QUIET_READ_EVERY.
+ */
+static bool autotune_quiet(const struct sleeb_autotune_cache *a)
+{
+	return a->action == SLEEB_AUTOTUNE_KEEP && !a->rate_is_flow && a->rate == 0 &&
+	       a->cur.v[SLEEB_TUNABLE_QUEUE] <= a->min;
+}
+
 int manager_autotune(Manager *m)
 {
 	const struct sleeb_cache_set *set = &m->snap;
@@ -670,12 +681,7 @@ int manager_autotune(Manager *m)
 		bool grow = in[i].action == SLEEB_AUTOTUNE_GROW;
 
 		c->at = in[i].state;
-		/* Quiet: at its floor, and its queues neither ran empty nor
-		 * overflowed since the last read (queue_stats counts that;
-		 * without it there is no such signal). */
-		c->quiet_skips = in[i].action == SLEEB_AUTOTUNE_KEEP && !in[i].rate_is_flow && in[i].rate == 0 &&
-					 in[i].cur.v[SLEEB_TUNABLE_QUEUE] <= in[i].min ?
-				 SLEEB_QUIET_READ_EVERY - 1 : 0;
+		c->quiet_skips = autotune_quiet(&in[i]) ? SLEEB_QUIET_READ_EVERY - 1 : 0;
 		if (in[i].action == SLEEB_AUTOTUNE_KEEP) {
 			set_reason(&c->last_reason, "auto-tune: keep: %s", in[i].reason);
 			continue;

@@ -225,7 +225,8 @@ void manager_verify(Manager *m, uint64_t now_usec);
  * Reads the kernel into m->snap: /proc/slabinfo, and from sysfs only what
  * the decisions need: queue_stats of auto-tuned caches (of every cache
  * with PrometheusTextfile=; of a quiet one, see SLEEB_QUIET_READ_EVERY,
- * only when its slabinfo line moved or every few intervals), tunables where slabinfo's columns disagree
+ * only when its slabinfo line moved or every few intervals), tunables
+ * where slabinfo's columns disagree
  * with what sleebd last read or wrote, everything for a cache not seen
  * before. With @verify (every SLEEB_VERIFY_USEC, and at start and reload)
  * also the tunables of every cache with a target: the slower pace at
