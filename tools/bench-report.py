@@ -675,12 +675,18 @@ def workload_profile_table(records, config='sleeb', top=6):
     return lines
 
 
-def main():
+def parse_args():
+    """OUTDIR [--seconds S] [--quick 0|1], as tools/bench.sh and
+    tools/scale-sweep.sh call their report."""
     ap = argparse.ArgumentParser()
     ap.add_argument('outdir')
     ap.add_argument('--seconds', type=int, default=0)
     ap.add_argument('--quick', type=int, default=0)
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def main():
+    args = parse_args()
     problems = []
     records = parse_runs(os.path.join(args.outdir, 'runs'), problems)
     records += handoff_records(records)

@@ -21,7 +21,6 @@ lines and model-clock join as the benchmark's). Per shape:
     drop less vanilla's, cache by cache (a cache vanilla does not have, or
     merged otherwise, counts its whole drop).
 """
-import argparse
 import importlib.util
 import json
 import os
@@ -128,11 +127,7 @@ def md_tables(shapes):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('outdir')
-    ap.add_argument('--seconds', type=int, default=0)
-    ap.add_argument('--quick', type=int, default=0)
-    args = ap.parse_args()
+    args = br.parse_args()
     problems, shapes, records = [], [], []
     dirs = sorted((tuple(map(int, m.groups())), d) for d in os.listdir(args.outdir)
                   if (m := SHAPE.match(d)) and os.path.isdir(os.path.join(args.outdir, d, 'runs')))
