@@ -2,6 +2,13 @@
 # Helpers for guest test scripts (busybox sh). Each test point is one TAP
 # line; the host harness numbers them. Source as: . /tests/lib.sh
 ok() { echo "ok - $*"; }
+
+# queues_on: this kernel has object queues and they are on (not a
+# vanilla kernel, not slub_queues=off).
+queues_on() {
+	[ -r /sys/kernel/slab/kmalloc-64/queue_stats ] &&
+		[ "$(cat /sys/kernel/slab/kmalloc-64/cpu_queue_size)" != 0 ]
+}
 not_ok() { echo "not ok - $*"; }
 
 # check DESC CMD...: one test point, passing when CMD exits 0; its output is

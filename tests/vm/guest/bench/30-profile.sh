@@ -14,8 +14,7 @@
 # target's counters are summed over kmalloc-SIZE and every copy.
 . /tests/lib.sh
 grep -q 'sleeb\.profile=1' /proc/cmdline || exit 0
-if [ ! -r /sys/kernel/slab/kmalloc-64/queue_stats ] ||
-	[ "$(cat /sys/kernel/slab/kmalloc-64/cpu_queue_size)" = 0 ]; then
+if ! queues_on; then
 	ok "profile: no queues in this kernel, nothing to count # SKIP"
 	exit 0
 fi

@@ -33,8 +33,7 @@ qstats() {
 		xargs grep -H . 2>/dev/null | sed 's|^/sys/kernel/slab/\([^/]*\)/queue_stats:|\1 |'
 }
 profile=
-[ -r /sys/kernel/slab/kmalloc-64/queue_stats ] &&
-	[ "$(cat /sys/kernel/slab/kmalloc-64/cpu_queue_size)" != 0 ] && profile=1
+queues_on && profile=1
 for w in files fork tcp; do
 	[ -z "$profile" ] || qstats >/tmp/wprof.before
 	n=$iters
