@@ -9,7 +9,8 @@
 #   kernel/build.sh --series                 print the series' patch names
 #
 # sleeb-upto-N is the sleeb config with only the first N patches of the
-# series (tree src/series), for kernel/check-series.sh.
+# series (tree src/series), for kernel/check-series.sh and for the
+# benchmark's A/B of two points of the series (tools/bench.sh --base).
 #
 # Everything lives outside the repository, in $SLEEB_CACHE (default
 # ~/.cache/sleeb):
@@ -180,6 +181,8 @@ inputs_id() {
 		cat "$cache/tarball.id"
 		echo "$variant"
 		echo "recipe $recipe"
+		# Prefixes carry the project's modules since the bench boots them.
+		[ -z "$series_limit" ] || echo "prefix modules 1"
 		cat $(fragments_of "$variant")
 		if [ "$(tree_of "$variant")" != vanilla ]; then
 			cat "$here/series"
@@ -248,7 +251,6 @@ build_variant() {
 	# file; an optional `variants` file lists the variants it is built for.
 	for m in "$here"/modules/*/; do
 		[ -f "$m/Kbuild" ] || continue
-		[ -z "$series_limit" ] || continue # prefixes only boot
 		if [ -f "$m/variants" ] && ! grep -qx "$variant" "$m/variants"; then
 			continue
 		fi

@@ -290,17 +290,17 @@ def boot_medians(per_boot_cfg):
     return [statistics.median(v) for v in (per_boot_cfg or {}).values() if v]
 
 
-def ratio_range(flat, per_boot, k, config):
-    """vanilla/config: (median of all values' ratio, lowest, highest over boots).
+def ratio_range(flat, per_boot, k, config, ref='vanilla'):
+    """ref/config: (median of all values' ratio, lowest, highest over boots).
 
     Boots of two kernels do not pair up, so the range is the widest one
-    the per-boot medians allow: min(vanilla)/max(config) to
-    max(vanilla)/min(config).
+    the per-boot medians allow: min(ref)/max(config) to
+    max(ref)/min(config).
     """
-    if 'vanilla' not in flat[k] or config not in flat[k]:
+    if ref not in flat[k] or config not in flat[k]:
         return None, None, None
-    v, c = boot_medians(per_boot[k]['vanilla']), boot_medians(per_boot[k][config])
-    med = ratio(statistics.median(flat[k]['vanilla']), statistics.median(flat[k][config]))
+    v, c = boot_medians(per_boot[k][ref]), boot_medians(per_boot[k][config])
+    med = ratio(statistics.median(flat[k][ref]), statistics.median(flat[k][config]))
     if not v or not c:
         return med, None, None
     return med, ratio(min(v), max(c)), ratio(max(v), min(c))
@@ -329,6 +329,40 @@ def micro_table(flat, per_boot, configs, digits=0):
                      ' | '.join(spread(flat[k].get(c), d) for c in cols) +
                      ' | ' + ' | '.join(fmt_range(ratio_range(flat, per_boot, k, c))
                                         for c in cols) + ' |')
+    return lines
+
+
+def ab_table(flat, per_boot, digits=0, margin=0.01):
+    """The A/B of two points of the series (tools/bench.sh --base): base/sleeb
+    for every timed figure, above 1 = the sleeb kernel faster. A summary
+    line, then every figure on which sleeb is worse than the base by more
+    than margin, marked where the whole range over boots is worse too."""
+    rs = []
+    for k in sorted(flat):
+        if k[0] in ('micro', 'work', 'hackbench'):
+            r = ratio_range(flat, per_boot, k, 'sleeb', 'base')
+            if r[0] is not None:
+                rs.append((r, k))
+    if not rs:
+        return []
+    low = 1 - margin
+    worse = [(r, k) for r, k in rs if r[0] < low]
+    sure = [(r, k) for r, k in worse if r[2] is not None and r[2] < low]
+    better = [(r, k) for r, k in rs if r[0] > 1 + margin]
+    geo = statistics.geometric_mean([r[0] for r, _ in rs])
+    pct = f'{margin * 100:.0f}%'
+    lines = [f'- {len(rs)} figures, geomean base/sleeb {geo:.3f}: {len(better)} better than the '
+             f'base by more than {pct}, {len(rs) - len(better) - len(worse)} within {pct}, '
+             f'**{len(worse)} worse by more than {pct}** (median), {len(sure)} of them over '
+             'the whole range over boots.']
+    if worse:
+        lines += ['', '| figure | base | sleeb | base/sleeb (range over boots) | whole range worse |',
+                  '|---|---|---|---|---|']
+        for r, k in sorted(worse, key=lambda x: x[0][0]):
+            d = 3 if k[4] == 'seconds' else digits
+            lines.append(f'| {label(k)} | {spread(flat[k]["base"], d)} | '
+                         f'{spread(flat[k]["sleeb"], d)} | {fmt_range(r)} | '
+                         f'{"yes" if (r, k) in sure else "no"} |')
     return lines
 
 
@@ -682,6 +716,8 @@ def parse_args():
     ap.add_argument('outdir')
     ap.add_argument('--seconds', type=int, default=0)
     ap.add_argument('--quick', type=int, default=0)
+    ap.add_argument('--base', default='',
+                    help='the kernel variant of the "base" config (tools/bench.sh --base)')
     return ap.parse_args()
 
 
@@ -696,12 +732,14 @@ def main():
                              'kernelversion'], capture_output=True, text=True).stdout.strip()
     meta = {
         'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
-        'command': 'tools/bench.sh' + (' --quick' if args.quick else ''),
+        'command': 'tools/bench.sh' + (' --quick' if args.quick else '') +
+                   (f' --base {args.base}' if args.base else ''),
         'host': f'{platform.node()}: {os.cpu_count()} cpus, {platform.machine()}, '
                 f'{os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") >> 30} GiB',
         'guest': 'QEMU TCG emulation (no KVM), 4 vCPUs in 2 NUMA nodes, 2 GiB',
         'kernel': f'linux {kernel} (Debian linux-source-6.12)',
         'seconds': args.seconds,
+        'base': args.base,
     }
     with open(os.path.join(args.outdir, 'results.json'), 'w') as f:
         json.dump({'meta': meta, 'records': records, 'problems': problems}, f, indent=1)
@@ -709,7 +747,7 @@ def main():
     icount, icount_boot = group(records, 'icount')
     model, model_boot = group(records, 'model')
     mttcg, mttcg_boot = group(records, 'mttcg')
-    order = ['vanilla', 'sleeb', 'sleeb-off', 'sleebd', 'q16', 'q480']
+    order = ['vanilla', 'sleeb', 'base', 'sleeb-off', 'sleebd', 'q16', 'q480']
     configs = sorted({r['config'] for r in records if r['clock'] == 'icount'},
                      key=lambda c: order.index(c) if c in order else len(order))
     md = ['# SLEEB benchmark results', '',
@@ -731,7 +769,10 @@ def main():
           'tests on (so its micro figures are the default queues\' again; '
           'hackbench, the workloads and the memory probes ran under the daemon), '
           '`q16`/`q480` every queue set at boot to 16/8/64 and 480/240/1920. '
-          'hackbench: guest seconds per run.', '']
+          'hackbench: guest seconds per run.' +
+          (f' `base`: the kernel {meta["base"] or "of an earlier point of the series"} '
+           '(the first patches of kernel/series) with its default queues.'
+           if 'base' in configs else ''), '']
     md += micro_table(icount, icount_boot, configs)
     if model:
         md += ['', '## Model clock (model cycles per operation)', '',
@@ -761,6 +802,17 @@ def main():
                    'vanilla against sleeb; transfers are lines taken from another '
                    'cpu\'s cache (same or other node), memory misses local or remote.', '']
             md += t
+    if 'base' in configs:
+        md += ['', f'## The sleeb kernel against the base kernel ({meta["base"] or "base"})', '',
+               'The A/B of two points of the series, booted alternately in this run '
+               'with the same guest: base/sleeb for every timed figure (above 1, the '
+               'whole series is faster than the base), medians with the range the '
+               'per-boot medians allow.', '']
+        for title, flat, per_boot, digits in (('Model cycles', model, model_boot, 1),
+                                              ('Instructions (icount)', icount, icount_boot, 0)):
+            t = ab_table(flat, per_boot, digits)
+            if t:
+                md += [f'### {title}', ''] + t + ['']
     md += ['', '## Wall clock (multi-threaded TCG, concurrency tests and hackbench)', '',
            'Medians over all boots and repetitions, (min..max) of single '
            'repetitions; the band is the spread of vanilla '

@@ -3,7 +3,7 @@
 #
 # Benchmark vanilla SLUB against SLEEB in one run, same guest setup:
 #
-#   tools/bench.sh [--quick] [--build-dir DIR]
+#   tools/bench.sh [--quick] [--build-dir DIR] [--base VARIANT]
 #
 # Boots, alternating (A B C A B C ...), these configurations:
 #   vanilla    the vanilla kernel
@@ -16,6 +16,10 @@
 #              policies through hackbench, the profile and the workloads,
 #              its time constants scaled to the icount clock
 #              (tests/vm/guest/bench/sleebd-bench.conf); icount boots only
+#   base       with --base VARIANT (e.g. sleeb-upto-11, kernel/build.sh): an
+#              earlier point of the series with its default queues, icount
+#              boots only: the A/B of two kernels in one run (results.md,
+#              "The sleeb kernel against the base kernel")
 # under two clocks: "icount" (single-threaded TCG with -icount shift=0: one
 # guest ns per instruction, deterministic) for every configuration, and
 # "mttcg" (multi-threaded TCG, wall clock, noisy) with 10 boots of vanilla and
@@ -45,26 +49,33 @@
 # sizes, for development.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=$top/build quick=0
+build=$top/build quick=0 base=
+usage="usage: tools/bench.sh [--quick] [--build-dir DIR] [--base VARIANT]"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
 	--build-dir) build=$(cd "$2" && pwd); shift ;;
-	*) echo "usage: tools/bench.sh [--quick] [--build-dir DIR]" >&2; exit 2 ;;
+	--base) base=${2:?$usage}; shift ;;
+	*) echo "$usage" >&2; exit 2 ;;
 	esac
 	shift
 done
+case "$base" in
+'' | sleeb-upto-[1-9] | sleeb-upto-[1-9][0-9]) ;;
+*) echo "tools/bench.sh: --base takes sleeb-upto-N (the first N patches of kernel/series), not '$base'" >&2
+	exit 2 ;;
+esac
 out=$build/bench
 cd "$top"
 tools/install-deps.sh
-kernel/build.sh vanilla sleeb
+kernel/build.sh vanilla sleeb ${base:+"$base"}
 [ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
 # Under `meson compile bench` the plugin is a dependency, built already
 # (and a nested build of the same directory is not safe).
 [ -n "${MESON_BUILD_ROOT:-}" ] || meson compile -C "$build" >/dev/null
 rm -rf "$out"
 mkdir -p "$out/runs" "$out/kernels"
-for v in vanilla sleeb; do
+for v in vanilla sleeb $base; do
 	cp -a "$(kernel/build.sh --out "$v")" "$out/kernels/$v"
 done
 so=$build/model-clock/model-clock.so
@@ -80,9 +91,15 @@ declare -A append=(
 	[vanilla]="" [sleeb]="" [sleeb-off]="slub_queues=off"
 	[q16]="slub_queue_size=16 slub_queue_batch=8 slub_shared_queue_size=64"
 	[q480]="slub_queue_size=480 slub_queue_batch=240 slub_shared_queue_size=1920"
-	[sleebd]="sleeb.sleebd=1"
+	[sleebd]="sleeb.sleebd=1" [base]=""
 )
-variant_of() { [ "$1" = vanilla ] && echo vanilla || echo sleeb; }
+variant_of() {
+	case "$1" in
+	vanilla) echo vanilla ;;
+	base) echo "$base" ;;
+	*) echo sleeb ;;
+	esac
+}
 
 if [ $quick = 1 ]; then
 	icount_boots=2 sweep_boots=1 mttcg_boots=1 micro="sleeb.bench_reps=1 sleeb.bench_quick=1"
@@ -100,6 +117,8 @@ fi
 # default 128 KiB log buffer keeps.
 micro="$micro log_buf_len=1M"
 mttcg_configs=(vanilla sleeb)
+# The base kernel boots right after sleeb in each round, under the same clock.
+[ -z "$base" ] || icount_configs=(vanilla sleeb base "${icount_configs[@]:2}")
 
 run() { # run CLOCK CONFIG BOOT
 	local clock=$1 cfg=$2 boot=$3 variant log t0 mc=() windows=''
@@ -140,5 +159,6 @@ for boot in $(seq 1 "$mttcg_boots"); do
 		run mttcg "$cfg" "$boot"
 	done
 done
-python3 tools/bench-report.py "$out" --seconds $(( $(date +%s) - start )) --quick $quick
+python3 tools/bench-report.py "$out" --seconds $(( $(date +%s) - start )) --quick $quick \
+	${base:+--base "$base"}
 echo "bench: $out/results.md, $out/results.json"

@@ -25,10 +25,10 @@ def write_run(out, name, lines):
         f.write('\n'.join(lines) + '\n')
 
 
-def run_report(report_py, out, env=None):
-    """tools/bench-report.py on out, with env added to the environment."""
-    return subprocess.run([sys.executable, report_py, out], capture_output=True, text=True,
-                          env=dict(os.environ, **(env or {})))
+def run_report(report_py, out, env=None, args=()):
+    """tools/bench-report.py on out with args, env added to the environment."""
+    return subprocess.run([sys.executable, report_py, out, *args], capture_output=True,
+                          text=True, env=dict(os.environ, **(env or {})))
 
 
 def results_json(out):
