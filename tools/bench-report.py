@@ -315,6 +315,12 @@ def fmt_range(r):
     return f'{fmt(med)} ({fmt(lo)}..{fmt(hi)})'
 
 
+def figure_digits(k, digits):
+    """Decimals to print a figure with: guest seconds (hackbench) and
+    guest seconds per 1000 operations (the workloads, icount) are small."""
+    return {'seconds': 3, 's_per_kop': 4}.get(k[4], digits)
+
+
 def micro_table(flat, per_boot, configs, digits=0):
     """Every micro figure: per config median (min..max), ratios (min..max over boots)."""
     cols = [c for c in configs if c != 'vanilla']
@@ -324,7 +330,7 @@ def micro_table(flat, per_boot, configs, digits=0):
     for k in sorted(flat):
         if k[0] not in ('micro', 'work', 'hackbench'):
             continue
-        d = 3 if k[4] == 'seconds' else digits
+        d = figure_digits(k, digits)
         lines.append(f'| {label(k)} | {spread(flat[k].get("vanilla"), d)} | ' +
                      ' | '.join(spread(flat[k].get(c), d) for c in cols) +
                      ' | ' + ' | '.join(fmt_range(ratio_range(flat, per_boot, k, c))
@@ -346,23 +352,32 @@ def ab_table(flat, per_boot, digits=0, margin=0.01):
     if not rs:
         return []
     low = 1 - margin
+
+    def one_boot(k):
+        return len(per_boot[k]['base']) == 1 and len(per_boot[k]['sleeb']) == 1
+
+    def verdict(r, k):
+        if one_boot(k):
+            return 'one boot'
+        return 'yes' if r[2] is not None and r[2] < low else 'no'
+
     worse = [(r, k) for r, k in rs if r[0] < low]
-    sure = [(r, k) for r, k in worse if r[2] is not None and r[2] < low]
+    sure = [x for x in worse if verdict(*x) == 'yes']
+    single = [x for x in worse if verdict(*x) == 'one boot']
     better = [(r, k) for r, k in rs if r[0] > 1 + margin]
     geo = statistics.geometric_mean([r[0] for r, _ in rs])
     pct = f'{margin * 100:.0f}%'
     lines = [f'- {len(rs)} figures, geomean base/sleeb {geo:.3f}: {len(better)} better than the '
              f'base by more than {pct}, {len(rs) - len(better) - len(worse)} within {pct}, '
-             f'**{len(worse)} worse by more than {pct}** (median), {len(sure)} of them over '
-             'the whole range over boots.']
+             f'**{len(worse)} worse by more than {pct}** (median): {len(sure)} of them over '
+             f'the whole range over boots, {len(single)} measured in one boot only.']
     if worse:
         lines += ['', '| figure | base | sleeb | base/sleeb (range over boots) | whole range worse |',
                   '|---|---|---|---|---|']
         for r, k in sorted(worse, key=lambda x: x[0][0]):
-            d = 3 if k[4] == 'seconds' else digits
+            d = figure_digits(k, digits)
             lines.append(f'| {label(k)} | {spread(flat[k]["base"], d)} | '
-                         f'{spread(flat[k]["sleeb"], d)} | {fmt_range(r)} | '
-                         f'{"yes" if (r, k) in sure else "no"} |')
+                         f'{spread(flat[k]["sleeb"], d)} | {fmt_range(r)} | {verdict(r, k)} |')
     return lines
 
 
@@ -478,7 +493,7 @@ def wall_table(flat, per_boot):
             verdict = 'no measurable difference'
         else:
             verdict = 'SLEEB faster' if r > 1 else 'SLEEB slower'
-        d = 3 if k[4] == 'seconds' else 0
+        d = figure_digits(k, 0)
         lines.append(f'| {label(k)} | {spread(flat[k]["vanilla"], d)} | '
                      f'{spread(flat[k]["sleeb"], d)} | {fmt(r)} | '
                      f'{fmt(1 / band if band else None)}..{fmt(band)} | {verdict} |')

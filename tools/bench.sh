@@ -25,10 +25,11 @@
 # "mttcg" (multi-threaded TCG, wall clock, noisy) with 10 boots of vanilla and
 # sleeb each for the concurrency tests and hackbench. Each boot runs the
 # sleeb_bench module (5 repetitions), hackbench and the Slab memory probes;
-# the first icount boot of each config then runs the workloads of
-# tests/vm/guest-bin/workload.c (file churn, fork/mmap churn, loopback TCP
-# across nodes, with Slab after each) and counts, per test, how often the
-# queues left their fast paths (sleeb_bench's profile mode).
+# the icount boots then run the workloads of tests/vm/guest-bin/workload.c
+# (file churn, fork/mmap churn, loopback TCP across nodes, with Slab after
+# each; --quick: the first boot only), and the first icount boot of each
+# config counts, per test, how often the queues left their fast paths
+# (sleeb_bench's profile mode).
 #
 # The icount boots also carry the model clock (model-clock/model-clock.so,
 # docs/benchmarks.md): sleeb_bench marks each measured region as a window,
@@ -127,8 +128,13 @@ run() { # run CLOCK CONFIG BOOT
 	printf 'bench: %-6s %-9s boot %2s ... ' "$clock" "$cfg" "$boot"
 	# The first deterministic boot of each config also counts the queues'
 	# slow paths per test (bench/30-profile.sh), after everything timed.
+	# The workloads run in every deterministic boot of a full run (4-vCPU
+	# boots differ: a range over boots) and in the first of a quick one.
 	profile=
-	[ "$clock" = icount ] && [ "$boot" = 1 ] && profile="sleeb.profile=1 $work"
+	if [ "$clock" = icount ]; then
+		[ "$boot" != 1 ] || profile="sleeb.profile=1"
+		[ "$boot" != 1 ] && [ $quick = 1 ] || profile="$profile $work"
+	fi
 	# The handoff sweep's N of 10^4 and more (most of its time): first boots only.
 	[ "$boot" = 1 ] || profile="$profile sleeb.bench_handoff_max=1000"
 	# The model clock rides on the icount boots; --seed BOOT: the same
