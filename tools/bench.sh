@@ -49,6 +49,9 @@
 # (ratios vanilla/SLEEB, > 1 = SLEEB faster). --quick: fewer boots and
 # sizes, for development.
 set -euo pipefail
+# One block, read whole before it runs: bash reads a script as it goes,
+# so an edit of this file during a run would otherwise run half of each.
+{
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$top/build quick=0 base=
 usage="usage: tools/bench.sh [--quick] [--build-dir DIR] [--base VARIANT]"
@@ -168,3 +171,5 @@ done
 python3 tools/bench-report.py "$out" --seconds $(( $(date +%s) - start )) --quick $quick \
 	${base:+--base "$base"}
 echo "bench: $out/results.md, $out/results.json"
+exit
+}

@@ -9,6 +9,9 @@
 # hackbench load and backing off when idle, and `sleebctl check`.
 # Cold: ~15 min (kernel build, debootstrap); warm: 2-3 min.
 set -euo pipefail
+# One block, read whole before it runs: bash reads a script as it goes,
+# so an edit of this file during a run would otherwise run half of each.
+{
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SLEEB_DEMO_BUILD_DIR:-$top/build-demo}
 cd "$top"
@@ -62,3 +65,4 @@ step "result"
 grep -E '^(not )?ok|^Bail' "$build/demo.tap"
 step "guest logs: $log/ (console.log: kernel and systemd; tap.log: the report)"
 exit $rc
+}

@@ -33,6 +33,9 @@
 # (tools/scale-report.py: ratios vanilla/sleeb in model cycles per shape,
 # Slab per vCPU, the holdings against docs/benchmarks.md's bound).
 set -euo pipefail
+# One block, read whole before it runs: bash reads a script as it goes,
+# so an edit of this file during a run would otherwise run half of each.
+{
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$top/build quick=0 iters=20
 usage() { echo "usage: tools/scale-sweep.sh [--quick] [--build-dir DIR] [--iters N]" >&2; exit 2; }
@@ -111,3 +114,5 @@ for shape in "${shapes[@]}"; do
 done
 python3 tools/scale-report.py "$out" --seconds $(( $(date +%s) - start )) --quick $quick
 echo "scale-sweep: $out/results.md, $out/results.json"
+exit
+}

@@ -8,6 +8,9 @@
 # suites. Extra arguments go to `meson test` (e.g. --suite vm-boot).
 # The last line is the plain summary "N passed, N failed, N skipped".
 set -euo pipefail
+# One block, read whole before it runs: bash reads a script as it goes,
+# so an edit of this file during a run would otherwise run half of each.
+{
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SLEEB_BUILD_DIR:-$top/build}
 cd "$top"
@@ -36,3 +39,4 @@ ok=$(count 'Ok') xfail=$(count 'Expected Fail') fail=$(count 'Fail') xpass=$(cou
 skip=$(count 'Skipped') tmo=$(count 'Timeout')
 echo "$(( ${ok:-0} + ${xfail:-0} )) passed, $(( ${fail:-0} + ${xpass:-0} + ${tmo:-0} )) failed, ${skip:-0} skipped"
 exit "$rc"
+}
