@@ -47,6 +47,7 @@ struct sleeb_reader {
 	int slabinfo_fd;        /* kept open (procfs only), or -1 */
 	char *buf;              /* /proc/slabinfo */
 	size_t buf_cap;
+	struct sleeb_slabinfo_memo *memo;  /* its unchanged lines, unparsed */
 	char *attr_buf;         /* one attribute, QUEUE_STATS_MAX */
 	struct known **ks;      /* this load: each cache's entry in known[]
 				 * (NULL: none), looked up once per load */
@@ -116,7 +117,10 @@ int sleeb_reader_new(struct sleeb_reader **ret)
 	if (!rd)
 		return -ENOMEM;
 	rd->attr_buf = malloc(QUEUE_STATS_MAX);
-	if (!rd->attr_buf) {
+	rd->memo = sleeb_slabinfo_memo_new();
+	if (!rd->attr_buf || !rd->memo) {
+		free(rd->attr_buf);
+		sleeb_slabinfo_memo_free(rd->memo);
 		free(rd);
 		return -ENOMEM;
 	}
@@ -155,6 +159,7 @@ struct sleeb_reader *sleeb_reader_free(struct sleeb_reader *rd)
 		close(rd->slabinfo_fd);
 	free(rd->buf);
 	free(rd->attr_buf);
+	sleeb_slabinfo_memo_free(rd->memo);
 	free(rd->ks);
 	free(rd);
 	return NULL;
@@ -502,6 +507,7 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 	if (strcmp(rd->root, sleeb_root_get()) != 0) {
 		/* Another tree: nothing known or kept applies. */
 		sleeb_reader_forget(rd, NULL);
+		sleeb_slabinfo_memo_forget(rd->memo);
 		if (rd->slabinfo_fd >= 0)
 			close(rd->slabinfo_fd);
 		rd->slabinfo_fd = -1;
@@ -517,7 +523,8 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 	if (len < 0)
 		return (int)len;
 	out->timestamp_usec = now_usec();
-	r = sleeb_slabinfo_parse_buffer(rd->buf, (size_t)len, path, cache_append, out, err);
+	r = sleeb_slabinfo_parse_buffer_memo(rd->buf, (size_t)len, path, rd->memo, cache_append,
+					     out, err);
 	if (r == -ENOMEM)
 		sleeb_error_set(err, ENOMEM, "slabinfo: out of memory");
 	if (r < 0)

@@ -11,6 +11,7 @@
 #include "sleeb/root.h"
 #include "sleeb/slabinfo.h"
 #include "sleeb/util.h"
+#include "slabinfo-memo.h"
 
 /* Real lines are < 200 bytes; anything much longer is not slabinfo and
  * must not make us buffer an unbounded "line". */
@@ -25,6 +26,7 @@ struct slabinfo_parser {
 	sleeb_slabinfo_cb cb;
 	void *userdata;
 	struct sleeb_error *err;
+	struct sleeb_slabinfo_memo *memo;  /* or NULL */
 	int count;
 };
 
@@ -212,7 +214,10 @@ static int parser_feed(struct slabinfo_parser *p, const char *line, size_t len, 
 		;
 	if (i == len || line[i] == '#')
 		return 0;
-	r = sleeb_slabinfo_parse_line(line, len, &e, p->err);
+	if (p->memo)
+		r = slabinfo_memo_line(p->memo, (size_t)p->count, line, len, &e, p->err);
+	else
+		r = sleeb_slabinfo_parse_line(line, len, &e, p->err);
 	if (r < 0) {
 		if (!terminated && p->err)
 			strncat(p->err->msg, " (truncated last line)",
@@ -252,16 +257,19 @@ int sleeb_slabinfo_parse_file(FILE *f, const char *fname, sleeb_slabinfo_cb cb,
 	return r < 0 ? r : parser_finish(&p);
 }
 
-int sleeb_slabinfo_parse_buffer(const char *buf, size_t len, const char *fname,
-				sleeb_slabinfo_cb cb, void *userdata,
-				struct sleeb_error *err)
+int sleeb_slabinfo_parse_buffer_memo(const char *buf, size_t len, const char *fname,
+				     struct sleeb_slabinfo_memo *memo,
+				     sleeb_slabinfo_cb cb, void *userdata,
+				     struct sleeb_error *err)
 {
 	struct slabinfo_parser p = {
-		.fname = fname, .cb = cb, .userdata = userdata, .err = err,
+		.fname = fname, .cb = cb, .userdata = userdata, .err = err, .memo = memo,
 	};
 	size_t pos = 0;
 	int r;
 
+	if (memo)
+		slabinfo_memo_begin(memo);
 	while (pos < len) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t llen = nl ? (size_t)(nl - (buf + pos)) : len - pos;
@@ -271,7 +279,17 @@ int sleeb_slabinfo_parse_buffer(const char *buf, size_t len, const char *fname,
 			return r;
 		pos += llen + (nl != NULL);
 	}
-	return parser_finish(&p);
+	r = parser_finish(&p);
+	if (r >= 0 && memo)
+		slabinfo_memo_commit(memo);
+	return r;
+}
+
+int sleeb_slabinfo_parse_buffer(const char *buf, size_t len, const char *fname,
+				sleeb_slabinfo_cb cb, void *userdata,
+				struct sleeb_error *err)
+{
+	return sleeb_slabinfo_parse_buffer_memo(buf, len, fname, NULL, cb, userdata, err);
 }
 
 int sleeb_slabinfo_read(sleeb_slabinfo_cb cb, void *userdata, struct sleeb_error *err)

@@ -3,6 +3,9 @@
  * libFuzzer target for the /proc/slabinfo parser: any input either parses
  * or fails with -EINVAL/-ERANGE and a "FILE:LINE: " (or "FILE: ") message;
  * every entry handed to the callback has a non-empty, terminated name.
+ * With the memo of a parse (lib/slabinfo-memo.c) the same input parsed
+ * again, after itself and after its first half, gives the same result and
+ * message as without.
  */
 
 #include <errno.h>
@@ -24,6 +27,26 @@ static int check_entry(const struct sleeb_slabinfo_entry *e, void *userdata)
 	return 0;
 }
 
+/* Parse @data with @memo after @before: what a plain parse gives. */
+static void check_memo(const uint8_t *before, size_t before_len, const uint8_t *data, size_t size,
+		       int want, const struct sleeb_error *want_err)
+{
+	struct sleeb_slabinfo_memo *memo = sleeb_slabinfo_memo_new();
+	struct sleeb_error err = { 0 };
+	int r;
+
+	if (!memo)
+		abort();
+	(void)sleeb_slabinfo_parse_buffer_memo((const char *)before, before_len, "fuzz", memo,
+					       check_entry, NULL, &err);
+	memset(&err, 0, sizeof(err));
+	r = sleeb_slabinfo_parse_buffer_memo((const char *)data, size, "fuzz", memo, check_entry,
+					     NULL, &err);
+	if (r != want || strcmp(err.msg, want_err->msg) != 0)
+		abort();
+	sleeb_slabinfo_memo_free(memo);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sleeb_slabinfo_entry e;
@@ -37,6 +60,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (strncmp(err.msg, "fuzz:", 5) != 0)
 			abort();
 	}
+	check_memo(data, size, data, size, r, &err);
+	check_memo(data, size / 2, data, size, r, &err);
 	/* The single-line parser on the raw bytes, too. */
 	r = sleeb_slabinfo_parse_line((const char *)data, size, &e, NULL);
 	if (r < 0 && r != -EINVAL && r != -ERANGE)

@@ -73,6 +73,29 @@ int sleeb_slabinfo_parse_buffer(const char *buf, size_t len, const char *fname,
 				sleeb_slabinfo_cb cb, void *userdata,
 				struct sleeb_error *err);
 
+/*
+ * A memory of the last parse, for a reader that parses the same file again
+ * and again (sleebd, every interval): a cache line whose bytes equal those
+ * of the cache line at the same index in the last successful parse gives
+ * the entry it gave then, without being parsed again. Results, errors and
+ * callbacks are exactly those of sleeb_slabinfo_parse_buffer().
+ */
+struct sleeb_slabinfo_memo;
+
+struct sleeb_slabinfo_memo *sleeb_slabinfo_memo_new(void);  /* NULL: no memory */
+struct sleeb_slabinfo_memo *sleeb_slabinfo_memo_free(struct sleeb_slabinfo_memo *m);
+/* Drop what was kept (another file is parsed from now on). */
+void sleeb_slabinfo_memo_forget(struct sleeb_slabinfo_memo *m);
+/* Cache lines taken from the memo and parsed, over the memo's life. */
+void sleeb_slabinfo_memo_stats(const struct sleeb_slabinfo_memo *m, uint64_t *reused,
+			       uint64_t *parsed);
+
+/* sleeb_slabinfo_parse_buffer() with @memo (NULL: none). */
+int sleeb_slabinfo_parse_buffer_memo(const char *buf, size_t len, const char *fname,
+				     struct sleeb_slabinfo_memo *memo,
+				     sleeb_slabinfo_cb cb, void *userdata,
+				     struct sleeb_error *err);
+
 /* Parse <root>/proc/slabinfo.  Errors as above plus -errno from fopen(). */
 int sleeb_slabinfo_read(sleeb_slabinfo_cb cb, void *userdata, struct sleeb_error *err);
 
