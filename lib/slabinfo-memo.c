@@ -1,48 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The slabinfo parser's memory of its last parse (see sleeb/slabinfo.h).
+ * The slabinfo parser's memory of what it parsed (see sleeb/slabinfo.h).
  *
  * sleebd reads /proc/slabinfo every interval, and parsing it was most of
  * the daemon's own instructions (3,200 a line: every field is scanned
  * byte by byte and checked). Between two reads most lines do not change:
- * a quiet cache's line stands still. So each cache line's bytes are kept
- * with the entry they gave, by their index among the cache lines, and a
- * line whose bytes equal those of the line at the same index last time
- * takes the kept entry instead of being parsed again: the result is the
- * same by construction, since the entry is a function of the line's bytes.
- * The kernel lists the caches in a stable order; when a cache comes or
- * goes, the lines after it miss once and are parsed.
+ * a quiet cache's line stands still. So the memo keeps, for each index
+ * among the cache lines, the bytes of the last line parsed there with the
+ * numbers they gave; a line equal, byte for byte, to the one kept at its
+ * index takes those numbers and its name from its own first field instead
+ * of being parsed again. The kernel lists the caches in a stable order;
+ * when a cache comes or goes, the lines after it miss once and are parsed.
  *
- * Two generations: the last successful parse (compared against) and the
- * one being recorded, which replaces it when its parse succeeds. A parse
- * that fails, or that could not record (out of memory), leaves the last
- * generation in place: the memo never changes what a parse returns.
+ * Invariant: every kept (bytes, entry) pair is what parsing those bytes
+ * gave. It holds whatever happens to a parse (a line that fails to parse
+ * is not kept, a failed parse leaves the pairs it did not reach), so the
+ * memo never changes what a parse returns, and needs no commit.
+ *
+ * Memory: the lines' bytes and 64 bytes of numbers a cache (about 70 KiB
+ * for 349 caches), not a whole entry with its 256-byte name.
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sleeb/slabinfo.h"
 #include "slabinfo-memo.h"
 
-struct memo_line {
-	size_t off;     /* in the generation's text */
-	size_t len;
-	struct sleeb_slabinfo_entry e;
-};
+/* The entry after its name: the numbers. */
+#define NUMS_OFF offsetof(struct sleeb_slabinfo_entry, active_objs)
+#define NUMS_LEN (sizeof(struct sleeb_slabinfo_entry) - NUMS_OFF)
 
-struct memo_gen {
-	char *text;     /* the cache lines, back to back */
-	size_t len, text_cap;
-	struct memo_line *lines;
-	size_t n, lines_cap;
-	bool broken;    /* could not record: never becomes the last one */
+struct memo_line {
+	char *text;                     /* not terminated; NULL: nothing kept */
+	size_t len, cap;
+	unsigned char nums[NUMS_LEN];
 };
 
 struct sleeb_slabinfo_memo {
-	struct memo_gen gen[2];
-	unsigned last;  /* gen[last]: the last successful parse */
+	struct memo_line *lines;
+	size_t n;                       /* lines[0..n) exist (kept or not) */
 	uint64_t reused, parsed;
 };
 
@@ -51,22 +50,23 @@ struct sleeb_slabinfo_memo *sleeb_slabinfo_memo_new(void)
 	return calloc(1, sizeof(struct sleeb_slabinfo_memo));
 }
 
+void sleeb_slabinfo_memo_forget(struct sleeb_slabinfo_memo *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n; i++)
+		m->lines[i].len = 0;    /* no cache line is empty */
+}
+
 struct sleeb_slabinfo_memo *sleeb_slabinfo_memo_free(struct sleeb_slabinfo_memo *m)
 {
 	if (!m)
 		return NULL;
-	for (unsigned i = 0; i < 2; i++) {
-		free(m->gen[i].text);
-		free(m->gen[i].lines);
-	}
+	for (size_t i = 0; i < m->n; i++)
+		free(m->lines[i].text);
+	free(m->lines);
 	free(m);
 	return NULL;
-}
-
-void sleeb_slabinfo_memo_forget(struct sleeb_slabinfo_memo *m)
-{
-	if (m)
-		m->gen[0].n = m->gen[1].n = 0;
 }
 
 void sleeb_slabinfo_memo_stats(const struct sleeb_slabinfo_memo *m, uint64_t *reused,
@@ -76,68 +76,75 @@ void sleeb_slabinfo_memo_stats(const struct sleeb_slabinfo_memo *m, uint64_t *re
 	*parsed = m ? m->parsed : 0;
 }
 
-void slabinfo_memo_begin(struct sleeb_slabinfo_memo *m)
+/* The first field of a line the parser accepted: its name. */
+static void name_of(const char *line, size_t len, char *name)
 {
-	struct memo_gen *next = &m->gen[!m->last];
+	size_t i = 0, start;
 
-	next->len = next->n = 0;
-	next->broken = false;
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	start = i;
+	while (i < len && line[i] != ' ' && line[i] != '\t')
+		i++;
+	memcpy(name, line + start, i - start);  /* < SLEEB_CACHE_NAME_MAX: parsed */
+	name[i - start] = '\0';
 }
 
-static bool grow(void **p, size_t *cap, size_t need, size_t size)
+/* Keep @line and @e at @idx; on no memory keep nothing there (the memo is
+ * only ever a shortcut). */
+static void keep(struct sleeb_slabinfo_memo *m, size_t idx, const char *line, size_t len,
+		 const struct sleeb_slabinfo_entry *e)
 {
-	size_t cap2 = *cap ? *cap : 64;
-	void *q;
+	struct memo_line *l;
 
-	if (need <= *cap)
-		return true;
-	while (cap2 < need)
-		cap2 *= 2;
-	q = realloc(*p, cap2 * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = cap2;
-	return true;
-}
+	if (idx >= m->n) {
+		size_t n = idx + 1, cap = m->n ? m->n : 64;
+		struct memo_line *lines;
 
-static void record(struct memo_gen *g, const char *line, size_t len,
-		   const struct sleeb_slabinfo_entry *e)
-{
-	if (g->broken)
-		return;
-	if (!grow((void **)&g->text, &g->text_cap, g->len + len, 1) ||
-	    !grow((void **)&g->lines, &g->lines_cap, g->n + 1, sizeof(*g->lines))) {
-		g->broken = true;
-		return;
+		while (cap < n)
+			cap *= 2;
+		/* Grown only past the last index, in steps: n is the array's size. */
+		lines = realloc(m->lines, cap * sizeof(*lines));
+		if (!lines)
+			return;
+		memset(lines + m->n, 0, (cap - m->n) * sizeof(*lines));
+		m->lines = lines;
+		m->n = cap;
 	}
-	memcpy(g->text + g->len, line, len);
-	g->lines[g->n++] = (struct memo_line){ .off = g->len, .len = len, .e = *e };
-	g->len += len;
+	l = &m->lines[idx];
+	if (l->cap < len) {
+		size_t cap = (len + 31) & ~(size_t)31;
+		char *t = realloc(l->text, cap);
+
+		if (!t) {
+			l->len = 0;
+			return;
+		}
+		l->text = t;
+		l->cap = cap;
+	}
+	memcpy(l->text, line, len);
+	l->len = len;
+	memcpy(l->nums, (const char *)e + NUMS_OFF, NUMS_LEN);
 }
 
 int slabinfo_memo_line(struct sleeb_slabinfo_memo *m, size_t idx, const char *line,
 		       size_t len, struct sleeb_slabinfo_entry *e, struct sleeb_error *err)
 {
-	const struct memo_gen *last = &m->gen[m->last];
+	const struct memo_line *l = idx < m->n ? &m->lines[idx] : NULL;
 	int r;
 
-	if (idx < last->n && last->lines[idx].len == len &&
-	    memcmp(last->text + last->lines[idx].off, line, len) == 0) {
-		*e = last->lines[idx].e;
+	if (l && l->len == len && memcmp(l->text, line, len) == 0) {
+		memset(e->name, 0, sizeof(e->name));  /* as the parser leaves it */
+		name_of(line, len, e->name);
+		memcpy((char *)e + NUMS_OFF, l->nums, NUMS_LEN);
 		m->reused++;
-	} else {
-		r = sleeb_slabinfo_parse_line(line, len, e, err);
-		if (r < 0)
-			return r;
-		m->parsed++;
+		return 0;
 	}
-	record(&m->gen[!m->last], line, len, e);
+	r = sleeb_slabinfo_parse_line(line, len, e, err);
+	if (r < 0)
+		return r;
+	m->parsed++;
+	keep(m, idx, line, len, e);
 	return 0;
-}
-
-void slabinfo_memo_commit(struct sleeb_slabinfo_memo *m)
-{
-	if (!m->gen[!m->last].broken)
-		m->last = !m->last;
 }

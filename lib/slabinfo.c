@@ -268,8 +268,6 @@ int sleeb_slabinfo_parse_buffer_memo(const char *buf, size_t len, const char *fn
 	size_t pos = 0;
 	int r;
 
-	if (memo)
-		slabinfo_memo_begin(memo);
 	while (pos < len) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t llen = nl ? (size_t)(nl - (buf + pos)) : len - pos;
@@ -279,10 +277,7 @@ int sleeb_slabinfo_parse_buffer_memo(const char *buf, size_t len, const char *fn
 			return r;
 		pos += llen + (nl != NULL);
 	}
-	r = parser_finish(&p);
-	if (r >= 0 && memo)
-		slabinfo_memo_commit(memo);
-	return r;
+	return parser_finish(&p);
 }
 
 int sleeb_slabinfo_parse_buffer(const char *buf, size_t len, const char *fname,

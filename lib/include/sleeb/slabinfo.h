@@ -74,11 +74,11 @@ int sleeb_slabinfo_parse_buffer(const char *buf, size_t len, const char *fname,
 				struct sleeb_error *err);
 
 /*
- * A memory of the last parse, for a reader that parses the same file again
- * and again (sleebd, every interval): a cache line whose bytes equal those
- * of the cache line at the same index in the last successful parse gives
- * the entry it gave then, without being parsed again. Results, errors and
- * callbacks are exactly those of sleeb_slabinfo_parse_buffer().
+ * A memory of what was parsed, for a reader that parses the same file
+ * again and again (sleebd, every interval): a cache line whose bytes equal
+ * those of the line last parsed at the same index among the cache lines
+ * gives the entry they gave, without being parsed again. Results, errors
+ * and callbacks are exactly those of sleeb_slabinfo_parse_buffer().
  */
 struct sleeb_slabinfo_memo;
 

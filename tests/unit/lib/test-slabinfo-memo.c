@@ -100,15 +100,18 @@ START_TEST(test_caches_come_and_go)
 	parse_counting(memo, t3, 2, &reused, &parsed);
 	ck_assert_uint_eq(reused, 1);
 	ck_assert_uint_eq(parsed, 1);
+	/* What is kept at an index stays there until another line is parsed
+	 * at that index: "a" is still at 0 after a file without caches. */
 	parse_counting(memo, HDR, 0, &reused, &parsed);
 	parse_counting(memo, t1, 3, &reused, &parsed);
-	ck_assert_uint_eq(reused, 0);
+	ck_assert_uint_eq(reused, 1);
+	ck_assert_uint_eq(parsed, 2);
 	sleeb_slabinfo_memo_free(memo);
 }
 END_TEST
 
-/* A bad file gives the plain parser's error, line and all, and leaves the
- * memo of the last good parse in place. */
+/* A bad file gives the plain parser's error, line and all; the line that
+ * failed is not kept, so the good one it replaced still is. */
 START_TEST(test_errors_keep_last_good_parse)
 {
 	struct sleeb_slabinfo_memo *memo = sleeb_slabinfo_memo_new();
@@ -127,7 +130,7 @@ START_TEST(test_errors_keep_last_good_parse)
 	ck_assert_int_eq(parse_both(memo, cut, &s, &err), -EINVAL);
 	ck_assert_msg(strstr(err.msg, "truncated last line"), "%s", err.msg);
 	sleeb_slabinfo_free(&s);
-	/* The two failed parses reused "a" (twice) and recorded nothing. */
+	/* The two failed parses reused "a" (twice) and kept nothing new. */
 	parse_counting(memo, good, 2, &reused, &parsed);
 	ck_assert_uint_eq(parsed, 0);
 	sleeb_slabinfo_memo_free(memo);
