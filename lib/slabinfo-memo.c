@@ -34,8 +34,8 @@
 #define NUMS_LEN (sizeof(struct sleeb_slabinfo_entry) - NUMS_OFF)
 
 struct memo_line {
-	char *text;                     /* not terminated; NULL: nothing kept */
-	size_t len, cap;
+	char *text;                     /* not terminated */
+	size_t len, cap;                /* len 0: nothing kept */
 	unsigned char nums[NUMS_LEN];
 };
 
