@@ -79,15 +79,12 @@ void sleeb_slabinfo_memo_stats(const struct sleeb_slabinfo_memo *m, uint64_t *re
 /* The first field of a line the parser accepted: its name. */
 static void name_of(const char *line, size_t len, char *name)
 {
-	size_t i = 0, start;
+	size_t pos = 0, tlen = 0;
+	const char *tok = line;
 
-	while (i < len && (line[i] == ' ' || line[i] == '\t'))
-		i++;
-	start = i;
-	while (i < len && line[i] != ' ' && line[i] != '\t')
-		i++;
-	memcpy(name, line + start, i - start);  /* < SLEEB_CACHE_NAME_MAX: parsed */
-	name[i - start] = '\0';
+	slabinfo_next_token(line, len, &pos, &tok, &tlen);
+	memcpy(name, tok, tlen);  /* < SLEEB_CACHE_NAME_MAX: parsed */
+	name[tlen] = '\0';
 }
 
 /* Keep @line and @e at @idx; on no memory keep nothing there (the memo is

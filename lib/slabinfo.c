@@ -36,7 +36,8 @@ static bool is_blank(char c)
 }
 
 /* Next white-space separated token of line[*pos..len); false at end. */
-static bool next_token(const char *line, size_t len, size_t *pos, const char **tok, size_t *tlen)
+bool slabinfo_next_token(const char *line, size_t len, size_t *pos, const char **tok,
+			 size_t *tlen)
 {
 	size_t i = *pos, start;
 
@@ -123,7 +124,7 @@ int sleeb_slabinfo_parse_line(const char *line, size_t len,
 	memset(e, 0, sizeof(*e));
 	if (memchr(line, '\0', len))
 		return sleeb_error_set(err, EINVAL, "NUL byte in line");
-	if (!next_token(line, len, &pos, &tok, &tlen))
+	if (!slabinfo_next_token(line, len, &pos, &tok, &tlen))
 		return sleeb_error_set(err, EINVAL, "empty line");
 	if (tlen >= sizeof(e->name))
 		return sleeb_error_set(err, EINVAL, "cache name longer than %zu bytes",
@@ -134,7 +135,7 @@ int sleeb_slabinfo_parse_line(const char *line, size_t len,
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		char *dst = (char *)e + fields[i].offset;
 
-		if (!next_token(line, len, &pos, &tok, &tlen))
+		if (!slabinfo_next_token(line, len, &pos, &tok, &tlen))
 			return sleeb_error_set(err, EINVAL, "short line: %s missing", fields[i].what);
 		switch (fields[i].kind) {
 		case F_WORD:
@@ -162,7 +163,7 @@ int sleeb_slabinfo_parse_line(const char *line, size_t len,
 		}
 		}
 	}
-	if (next_token(line, len, &pos, &tok, &tlen))
+	if (slabinfo_next_token(line, len, &pos, &tok, &tlen))
 		return sleeb_error_set(err, EINVAL, "trailing field '%.*s' after sharedavail",
 				       (int)(tlen > 32 ? 32 : tlen), tok);
 	return 0;
