@@ -250,6 +250,27 @@ static u32 obj_check(struct stress_obj *o)
 	return (u32)(unsigned long)o ^ o->size ^ 0x5eeb5eeb;
 }
 
+/* A new object of @size (0: the dedicated cache): into the live set. */
+static void obj_start(struct stress_obj *o, u32 size, unsigned long ip)
+{
+	live_add(o, ip);
+	o->self = o;
+	o->size = size;
+	o->check = obj_check(o);
+}
+
+/* Check @o's pattern and take it out of the live set, before its free. */
+static void obj_end(struct stress_obj *o, unsigned long ip)
+{
+	if (o->self != o || o->check != obj_check(o)) {
+		if (atomic_long_inc_return(&nr_corrupt) <= 5)
+			pr_err("sleeb_stress: object %px corrupted (self %px size %u)\n",
+			       o, o->self, o->size);
+	}
+	o->check = 0;
+	live_del(o, ip);
+}
+
 /*
  * One object: of the dedicated cache or kmalloc, for a node or not, charged
  * to the thread's memcg or not (@account: only threads have one).
@@ -286,27 +307,6 @@ static struct stress_obj *stress_alloc(struct rnd_state *rnd, gfp_t gfp, bool ac
 		atomic_long_inc(&nr_accounted);
 	atomic_long_inc(&nr_alloc);
 	return o;
-}
-
-/* A new object of @size (0: the dedicated cache): into the live set. */
-static void obj_start(struct stress_obj *o, u32 size, unsigned long ip)
-{
-	live_add(o, ip);
-	o->self = o;
-	o->size = size;
-	o->check = obj_check(o);
-}
-
-/* Check @o's pattern and take it out of the live set, before its free. */
-static void obj_end(struct stress_obj *o, unsigned long ip)
-{
-	if (o->self != o || o->check != obj_check(o)) {
-		if (atomic_long_inc_return(&nr_corrupt) <= 5)
-			pr_err("sleeb_stress: object %px corrupted (self %px size %u)\n",
-			       o, o->self, o->size);
-	}
-	o->check = 0;
-	live_del(o, ip);
 }
 
 static void stress_free(struct stress_obj *o)
