@@ -277,15 +277,17 @@ int main(int argc, char **argv)
 		nanosleep(&ms, NULL);
 	}
 
-	/* Leave the caches as found, for whatever runs next. */
+	/* Leave the caches as found, for whatever runs next: one resize. */
 	for (int i = 0; i < ncaches; i++) {
-		snprintf(line, sizeof(line), "%s %ld %ld %ld", argv[i + 2], orig[i].q, orig[i].b, orig[i].s);
 		struct triple now = read_triple(argv[i + 2]);
+		char path[256];
 		int e;
 
 		if (now.q < 0)
 			continue;
-		e = write_str("/proc/slabinfo", line);
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/queue_sizes", argv[i + 2]);
+		snprintf(line, sizeof(line), "%ld %ld %ld", orig[i].q, orig[i].b, orig[i].s);
+		e = write_str(path, line);
 
 		if (e != 0)
 			violation("%s: could not restore %ld/%ld/%ld from %ld/%ld/%ld: %s", argv[i + 2], orig[i].q,
