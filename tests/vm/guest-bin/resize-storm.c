@@ -265,9 +265,16 @@ int main(int argc, char **argv)
 	if (!orig)
 		return 2;
 	for (int i = 0; i < ncaches; i++) {
-		orig[i] = read_triple(argv[i + 2]);
+		/* A cache's directory appears before its attributes: wait 5 s. */
+		for (int tries = 0; tries < 50; tries++) {
+			orig[i] = read_triple(argv[i + 2]);
+			if (orig[i].q >= 0)
+				break;
+			nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
+		}
 		if (orig[i].q < 0) {
 			printf("not ok - resize storm: cache %s has no tunables\n", argv[i + 2]);
+			free(orig);
 			return 1;
 		}
 	}
