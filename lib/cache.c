@@ -64,6 +64,18 @@ static uint64_t now_usec(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/*
+ * The sizes in slabinfo's tunables columns. The third is SLAB's
+ * sharedfactor, the shared queue's size in batches (rounded up by the
+ * kernel); sysfs's shared_queue_size has the exact count.
+ */
+static struct sleeb_tunables slabinfo_tunables(const struct sleeb_slabinfo_entry *e)
+{
+	return (struct sleeb_tunables){
+		.v = { e->limit, e->batchcount, e->sharedfactor * e->batchcount },
+	};
+}
+
 static int cache_append(const struct sleeb_slabinfo_entry *e, void *userdata)
 {
 	struct sleeb_cache_set *set = userdata;
@@ -83,9 +95,7 @@ static int cache_append(const struct sleeb_slabinfo_entry *e, void *userdata)
 	n->aliases = "";
 	n->si = *e;
 	sleeb_strscpy(n->id, e->name, sizeof(n->id));
-	n->tunables.v[SLEEB_TUNABLE_QUEUE] = e->limit;
-	n->tunables.v[SLEEB_TUNABLE_BATCH] = e->batchcount;
-	n->tunables.v[SLEEB_TUNABLE_SHARED] = e->sharedfactor;
+	n->tunables = slabinfo_tunables(e);
 	return 0;
 }
 
@@ -584,9 +594,7 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 		what = want ? want(c, userdata) : SLEEB_READ_ALL;
 		r = 0;
 		if (what & SLEEB_READ_TUNABLES) {
-			struct sleeb_tunables si = {
-				.v = { c->si.limit, c->si.batchcount, c->si.sharedfactor },
-			};
+			struct sleeb_tunables si = slabinfo_tunables(&c->si);
 
 			r = load_tunables(rd, slabfd, k, c, err);
 			if (r == 0) {

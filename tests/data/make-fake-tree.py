@@ -52,8 +52,10 @@ def slabinfo(sleeb):
         slabs = (total + ops - 1) // ops
         q, b, s = (q, b, s) if sleeb else (0, 0, 0)
         avail = s // 2 if sleeb else 0
+        # SLAB's sharedfactor: the shared queue in batches, rounded up.
+        factor = -(-s // b) if b else 0
         out.append("%-17s %6d %6d %6d %4d %4d : tunables %4d %4d %4d : slabdata %6d %6d %6d"
-                   % (name, active, total, size, ops, pps, q, b, s, slabs, slabs, avail))
+                   % (name, active, total, size, ops, pps, q, b, factor, slabs, slabs, avail))
     return "\n".join(out) + "\n"
 
 

@@ -8,7 +8,9 @@
  * pattern in every object before freeing it, so an object handed out twice
  * is caught. Each thread also runs a timer in hardirq context that
  * allocates and frees the same caches every irq_us microseconds, so that
- * irqs land in the middle of the threads' queue operations on their cpu.
+ * irqs land in the middle of the threads' queue operations on their cpu,
+ * and one in softirq context that allocates and frees the dedicated cache
+ * in bulk, as NET_RX's skb cache does (napi_skb_cache_get()).
  * A shrinker thread calls kmem_cache_shrink() periodically. The guest
  * script takes cpus offline and back meanwhile.
  *
@@ -114,6 +116,11 @@ struct stress_thread {
 	struct stress_obj *irq_objs[IRQ_OBJS];
 	unsigned int irq_n;
 	unsigned long irq_ops;
+	struct hrtimer soft_timer;	/* softirq bulk allocations and frees */
+	struct rnd_state soft_rnd;
+	struct stress_obj *soft_objs[IRQ_OBJS];
+	unsigned int soft_n;
+	unsigned long soft_ops;
 };
 
 static struct kmem_cache *stress_cache;
@@ -243,6 +250,27 @@ static u32 obj_check(struct stress_obj *o)
 	return (u32)(unsigned long)o ^ o->size ^ 0x5eeb5eeb;
 }
 
+/* A new object of @size (0: the dedicated cache): into the live set. */
+static void obj_start(struct stress_obj *o, u32 size, unsigned long ip)
+{
+	live_add(o, ip);
+	o->self = o;
+	o->size = size;
+	o->check = obj_check(o);
+}
+
+/* Check @o's pattern and take it out of the live set, before its free. */
+static void obj_end(struct stress_obj *o, unsigned long ip)
+{
+	if (o->self != o || o->check != obj_check(o)) {
+		if (atomic_long_inc_return(&nr_corrupt) <= 5)
+			pr_err("sleeb_stress: object %px corrupted (self %px size %u)\n",
+			       o, o->self, o->size);
+	}
+	o->check = 0;
+	live_del(o, ip);
+}
+
 /*
  * One object: of the dedicated cache or kmalloc, for a node or not, charged
  * to the thread's memcg or not (@account: only threads have one).
@@ -272,27 +300,18 @@ static struct stress_obj *stress_alloc(struct rnd_state *rnd, gfp_t gfp, bool ac
 		atomic_long_inc(&nr_fail);
 		return NULL;
 	}
-	live_add(o, _THIS_IP_);
+	obj_start(o, size, _THIS_IP_);
 	if (node != NUMA_NO_NODE)
 		node_check(o, node, gfp, _THIS_IP_);
 	if (gfp & __GFP_ACCOUNT)
 		atomic_long_inc(&nr_accounted);
-	o->self = o;
-	o->size = size;
-	o->check = obj_check(o);
 	atomic_long_inc(&nr_alloc);
 	return o;
 }
 
 static void stress_free(struct stress_obj *o)
 {
-	if (o->self != o || o->check != obj_check(o)) {
-		if (atomic_long_inc_return(&nr_corrupt) <= 5)
-			pr_err("sleeb_stress: object %px corrupted (self %px size %u)\n",
-			       o, o->self, o->size);
-	}
-	o->check = 0;
-	live_del(o, _THIS_IP_);
+	obj_end(o, _THIS_IP_);
 	if (o->size)
 		kfree(o);
 	else
@@ -350,26 +369,13 @@ static void stress_bulk(struct rnd_state *rnd, bool account)
 		atomic_long_inc(&nr_fail);
 		return;
 	}
-	for (i = 0; i < n; i++) {
-		o = p[i];
-		live_add(o, _THIS_IP_);
-		o->self = o;
-		o->size = 0;
-		o->check = obj_check(o);
-	}
+	for (i = 0; i < n; i++)
+		obj_start(p[i], 0, _THIS_IP_);
 	atomic_long_add(n, &nr_alloc);
 	if (gfp & __GFP_ACCOUNT)
 		atomic_long_add(n, &nr_accounted);
-	for (i = 0; i < n; i++) {
-		o = p[i];
-		if (o->self != o || o->check != obj_check(o)) {
-			if (atomic_long_inc_return(&nr_corrupt) <= 5)
-				pr_err("sleeb_stress: bulk object %px corrupted (self %px)\n",
-				       o, o->self);
-		}
-		o->check = 0;
-		live_del(o, _THIS_IP_);
-	}
+	for (i = 0; i < n; i++)
+		obj_end(p[i], _THIS_IP_);
 	switch (how) {
 	case 0:
 		kmem_cache_free_bulk(stress_cache, n, p);
@@ -414,6 +420,46 @@ static enum hrtimer_restart stress_irq(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
+/*
+ * In softirq context on the cpu that armed the timer: allocate up to 8
+ * objects of the dedicated cache in one bulk allocation, or free up to 8
+ * of the stash in one bulk free. A bulk allocation that interrupts a
+ * thread's queue operation there must leave that queue alone, or an
+ * object is handed out twice (the live set catches it).
+ */
+static enum hrtimer_restart stress_soft(struct hrtimer *timer)
+{
+	struct stress_thread *t = container_of(timer, struct stress_thread, soft_timer);
+	unsigned int i, n = 1 + prandom_u32_state(&t->soft_rnd) % 8;
+	void *p[8];
+
+	if (prandom_u32_state(&t->soft_rnd) % 2) {
+		n = min(n, IRQ_OBJS - t->soft_n);
+		if (n && kmem_cache_alloc_bulk(stress_cache, GFP_ATOMIC | __GFP_NOWARN,
+					       n, p) != n) {
+			atomic_long_inc(&nr_fail);
+			n = 0;
+		}
+		for (i = 0; i < n; i++) {
+			obj_start(p[i], 0, _THIS_IP_);
+			t->soft_objs[t->soft_n++] = p[i];
+		}
+		atomic_long_add(n, &nr_alloc);
+	} else {
+		n = min(n, t->soft_n);
+		for (i = 0; i < n; i++) {
+			p[i] = t->soft_objs[--t->soft_n];
+			obj_end(p[i], _THIS_IP_);
+		}
+		if (n)
+			kmem_cache_free_bulk(stress_cache, n, p);
+		atomic_long_add(n, &nr_free);
+	}
+	t->soft_ops++;
+	hrtimer_forward_now(timer, ns_to_ktime(irq_us * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
 static void drain_inbox(struct stress_thread *t)
 {
 	struct llist_node *list = llist_del_all(&t->inbox);
@@ -433,12 +479,17 @@ static int stress_fn(void *arg)
 
 	prandom_seed_state(&rnd, 0x5eeb + t->id);
 	prandom_seed_state(&t->irq_rnd, 0xe5ee + t->id);
+	prandom_seed_state(&t->soft_rnd, 0xb01c + t->id);
 	if (nr_memcgs)
 		old_memcg = set_active_memcg(memcg[t->id % nr_memcgs]);
 	if (irq_us) {
 		hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		t->timer.function = stress_irq;
 		hrtimer_start(&t->timer, ns_to_ktime(irq_us * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED_HARD);
+		hrtimer_init(&t->soft_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_SOFT);
+		t->soft_timer.function = stress_soft;
+		hrtimer_start(&t->soft_timer, ns_to_ktime(irq_us * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL_PINNED_SOFT);
 	}
 	while (time_before(jiffies, deadline)) {
 		switch (prandom_u32_state(&rnd) % 9) {
@@ -483,8 +534,11 @@ static int stress_fn(void *arg)
 		set_active_memcg(old_memcg);
 	if (irq_us) {
 		hrtimer_cancel(&t->timer);
+		hrtimer_cancel(&t->soft_timer);
 		while (t->irq_n)
 			stress_free(t->irq_objs[--t->irq_n]);
+		while (t->soft_n)
+			stress_free(t->soft_objs[--t->soft_n]);
 	}
 	if (atomic_dec_and_test(&running))
 		complete(&threads_done);
@@ -678,7 +732,7 @@ static int __init sleeb_stress_init(void)
 	allocs = atomic_long_read(&nr_alloc);
 	frees = atomic_long_read(&nr_free);
 	for (i = 0; i < nr_threads; i++)
-		irq_ops += threads[i].irq_ops;
+		irq_ops += threads[i].irq_ops + threads[i].soft_ops;
 	pr_info("sleeb_stress: %s allocs=%ld frees=%ld corrupt=%ld live_errors=%ld wrong_node=%ld node_allocs=%ld accounted=%ld failed=%ld untracked=%ld migrations=%lu shrinks=%lu irq_ops=%lu\n",
 		allocs == frees && !atomic_long_read(&nr_corrupt) &&
 		!atomic_long_read(&nr_live_errors) && !atomic_long_read(&nr_wrong_node) &&

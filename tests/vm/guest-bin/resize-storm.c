@@ -3,8 +3,10 @@
  * resize-storm STOPFILE CACHE...: the resize stress of the vm-stress suite.
  *
  * Until STOPFILE exists, write a random value about every millisecond to a
- * random tunable of a random CACHE: one of the three sysfs attributes or a
- * "name limit batch shared" line to /proc/slabinfo. Values are a mix of
+ * random tunable of a random CACHE: one of the three sysfs attributes, a
+ * "queue batch shared" line to queue_sizes (all three as one resize) or a
+ * "name limit batchcount sharedfactor" line to /proc/slabinfo (SLAB's
+ * meaning: a shared queue of sharedfactor batches). Values are a mix of
  * valid sizes, boundaries and garbage. Runs while sleeb_stress allocates
  * and frees from those caches on every cpu and cpus go offline and back, so
  * every resize races with the fast paths and with hotplug.
@@ -16,7 +18,8 @@
  *   - the triple is always coherent: queue 0 means batch and shared 0,
  *     otherwise 1 <= batch <= queue <= 10000 and shared is 0 or within
  *     [batch, 10000];
- *   - every 64 writes, /proc/slabinfo's tunables columns equal sysfs.
+ *   - every 64 writes, /proc/slabinfo's tunables columns equal sysfs (the
+ *     shared queue in batches, rounded up).
  * A cache that disappears (sleeb_stress destroys its own when it ends) is
  * left alone from then on. Prints TAP lines (one per check kind, plus up to 10 violations as
  * comments) and exits 0 when all held.
@@ -132,7 +135,7 @@ static void random_value(char *buf, size_t len, long *num)
 		snprintf(buf, len, "%s", junk[rand() % (sizeof(junk) / sizeof(junk[0]))]);
 }
 
-/* /proc/slabinfo's "limit batchcount shared" of one cache, or false. */
+/* /proc/slabinfo's "limit batchcount sharedfactor" of one cache, or false. */
 static bool slabinfo_triple(const char *cache, struct triple *t)
 {
 	char line[512], name[128];
@@ -156,11 +159,17 @@ static bool slabinfo_triple(const char *cache, struct triple *t)
 	return found;
 }
 
+/* What write @which went to, for the messages. */
+static const char *target_name(int which)
+{
+	return which < 3 ? attrs[which] : which == 3 ? "/proc/slabinfo" : "queue_sizes";
+}
+
 static void one_write(const char *cache)
 {
 	struct triple before, after;
 	char path[256], val[64], line[256];
-	int which = rand() % 4, e;
+	int which = rand() % 5, e;
 	long num;
 
 	before = read_triple(cache);
@@ -170,12 +179,19 @@ static void one_write(const char *cache)
 		random_value(val, sizeof(val), &num);
 		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/%s", cache, attrs[which]);
 		e = write_str(path, val);
+	} else if (which == 3) {
+		long q = rand() % 600, b = 1 + rand() % 120, f = rand() % 3 ? rand() % 20 : 0;
+
+		snprintf(line, sizeof(line), "%s %ld %ld %ld", cache, q, b, f);
+		e = write_str("/proc/slabinfo", line);
+		snprintf(val, sizeof(val), "%ld %ld %ld", q, b, f * b);
+		num = q;
 	} else {
 		long q = rand() % 600, b = 1 + rand() % 120, s = rand() % 3 ? rand() % 1200 : 0;
 
-		snprintf(line, sizeof(line), "%s %ld %ld %ld", cache, q, b, s);
-		e = write_str("/proc/slabinfo", line);
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/queue_sizes", cache);
 		snprintf(val, sizeof(val), "%ld %ld %ld", q, b, s);
+		e = write_str(path, val);
 		num = q;
 	}
 	after = read_triple(cache);
@@ -185,7 +201,7 @@ static void one_write(const char *cache)
 
 	if (!coherent(after))
 		violation("%s: incoherent %ld/%ld/%ld after writing '%s' to %s", cache, after.q, after.b, after.s,
-			  val, which < 3 ? attrs[which] : "/proc/slabinfo");
+			  val, target_name(which));
 	if (e == 0 && val[0] == '\0') {
 		/* write(2) of 0 bytes never reaches the kernel's store. */
 		if (!equal(before, after))
@@ -205,18 +221,18 @@ static void one_write(const char *cache)
 			if (want.q == 0)
 				want = (struct triple) { 0, 0, 0 };
 			if (!equal(after, want))
-				violation("%s: slabinfo accepted '%s' but sysfs reads %ld/%ld/%ld", cache, val,
-					  after.q, after.b, after.s);
+				violation("%s: %s accepted '%s' but sysfs reads %ld/%ld/%ld", cache,
+					  target_name(which), val, after.q, after.b, after.s);
 		}
 	} else if (e == EINVAL) {
 		n_rejected++;
 		if (!equal(before, after))
 			violation("%s: rejected '%s' (%s) but changed %ld/%ld/%ld -> %ld/%ld/%ld", cache, val,
-				  which < 3 ? attrs[which] : "slabinfo", before.q, before.b, before.s, after.q,
+				  target_name(which), before.q, before.b, before.s, after.q,
 				  after.b, after.s);
 	} else {
 		violation("%s: writing '%s' to %s failed with %s, not EINVAL", cache, val,
-			  which < 3 ? attrs[which] : "/proc/slabinfo", strerror(e));
+			  target_name(which), strerror(e));
 	}
 
 	if (n_writes % 64 == 0) {
@@ -226,9 +242,10 @@ static void one_write(const char *cache)
 		after = read_triple(cache);
 		if (!slabinfo_triple(cache, &si))
 			violation("%s: not found in /proc/slabinfo", cache);
-		else if (!equal(si, after))
-			violation("%s: /proc/slabinfo says %ld/%ld/%ld, sysfs %ld/%ld/%ld", cache, si.q, si.b, si.s,
-				  after.q, after.b, after.s);
+		else if (si.q != after.q || si.b != after.b ||
+			 si.s != (after.b ? (after.s + after.b - 1) / after.b : 0))
+			violation("%s: /proc/slabinfo says %ld/%ld/%ld (sharedfactor), sysfs %ld/%ld/%ld",
+				  cache, si.q, si.b, si.s, after.q, after.b, after.s);
 	}
 }
 
@@ -248,9 +265,16 @@ int main(int argc, char **argv)
 	if (!orig)
 		return 2;
 	for (int i = 0; i < ncaches; i++) {
-		orig[i] = read_triple(argv[i + 2]);
+		/* A cache's directory appears before its attributes: wait 5 s. */
+		for (int tries = 0; tries < 50; tries++) {
+			orig[i] = read_triple(argv[i + 2]);
+			if (orig[i].q >= 0)
+				break;
+			nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
+		}
 		if (orig[i].q < 0) {
 			printf("not ok - resize storm: cache %s has no tunables\n", argv[i + 2]);
+			free(orig);
 			return 1;
 		}
 	}
@@ -260,15 +284,17 @@ int main(int argc, char **argv)
 		nanosleep(&ms, NULL);
 	}
 
-	/* Leave the caches as found, for whatever runs next. */
+	/* Leave the caches as found, for whatever runs next: one resize. */
 	for (int i = 0; i < ncaches; i++) {
-		snprintf(line, sizeof(line), "%s %ld %ld %ld", argv[i + 2], orig[i].q, orig[i].b, orig[i].s);
 		struct triple now = read_triple(argv[i + 2]);
+		char path[256];
 		int e;
 
 		if (now.q < 0)
 			continue;
-		e = write_str("/proc/slabinfo", line);
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/queue_sizes", argv[i + 2]);
+		snprintf(line, sizeof(line), "%ld %ld %ld", orig[i].q, orig[i].b, orig[i].s);
+		e = write_str(path, line);
 
 		if (e != 0)
 			violation("%s: could not restore %ld/%ld/%ld from %ld/%ld/%ld: %s", argv[i + 2], orig[i].q,

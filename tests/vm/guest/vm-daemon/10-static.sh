@@ -30,7 +30,7 @@ P
 
 if start_daemon; then ok "sleebd starts and applies the policy"; else not_ok "sleebd starts and applies the policy"; show_log; fi
 expect_eq "$A in sysfs" "200 40 400" "$(tun $A)"
-expect_eq "$A in /proc/slabinfo" "200 40 400" "$(slabinfo_tunables $A)"
+expect_eq "$A in /proc/slabinfo" "200 40 10" "$(slabinfo_tunables $A)"
 expect_eq "$B in sysfs (batch=default is (90+1)/2)" "90 45 0" "$(tun $B)"
 expect_eq "$B in /proc/slabinfo" "90 45 0" "$(slabinfo_tunables $B)"
 check "log names old and new values and the policy file:line" \

@@ -47,7 +47,7 @@ else
 	not_ok "new cache tuned within 100 ms of its uevent (never tuned)"
 fi
 expect_eq "$C: all three values in sysfs" "77 11 33" "$(tun $C)"
-expect_eq "$C: /proc/slabinfo" "77 11 33" "$(slabinfo_tunables $C)"
+expect_eq "$C: /proc/slabinfo (sharedfactor 3)" "77 11 3" "$(slabinfo_tunables $C)"
 check "log says the uevent did it" grep -qF "$C: queue/batch/shared $(echo $def | tr ' ' /) -> 77/11/33 (new cache (uevent), policy" "$LOG"
 check "state file records $C's originals" grep -qx "$C $def" "$ROOT/run/sleeb/state"
 # The debug cache cannot queue: a refusal logged once, no crash.

@@ -38,7 +38,7 @@ stop_daemon
 expect_eq "SIGTERM: exit status 0" 0 "$RC"
 for c in $CACHES; do
 	expect_eq "$c restored in sysfs" "$(orig $c)" "$(tun $c)"
-	expect_eq "$c restored in /proc/slabinfo" "$(orig $c)" "$(slabinfo_tunables $c)"
+	expect_eq "$c restored in /proc/slabinfo" "$(orig $c)" "$(slabinfo_sizes $c)"
 done
 check "the rollback is logged" grep -q "rollback to original" "$LOG"
 check "state file removed after a full restore" test ! -e "$ROOT/run/sleeb/state"

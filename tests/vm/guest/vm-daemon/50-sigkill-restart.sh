@@ -44,6 +44,6 @@ check "state file still has the true originals" grep -qx "$C $orig" "$ROOT/run/s
 stop_daemon
 expect_eq "SIGTERM: exit status 0" 0 "$RC"
 expect_eq "$C: the true originals restored (sysfs)" "$orig" "$(tun $C)"
-expect_eq "$C: the true originals restored (/proc/slabinfo)" "$orig" "$(slabinfo_tunables $C)"
+expect_eq "$C: the true originals restored (/proc/slabinfo)" "$orig" "$(slabinfo_sizes $C)"
 expect_eq "$E: the true originals restored" "$origE" "$(tun $E)"
 check "state file removed" test ! -e "$ROOT/run/sleeb/state"

@@ -11,7 +11,7 @@ sleebctl set $C --queue 64 --batch 16 --shared 128 >/tmp/set.out 2>&1
 expect_eq "sleebctl set exits 0" 0 $?
 sed 's/^/#   set: /' /tmp/set.out
 expect_eq "set visible in sysfs" "64 16 128" "$(tun $C)"
-expect_eq "set visible in /proc/slabinfo" "64 16 128" "$(slabinfo_tunables $C)"
+expect_eq "set visible in /proc/slabinfo (sharedfactor 8)" "64 16 8" "$(slabinfo_tunables $C)"
 sleebctl get $C >/tmp/get.out 2>&1
 expect_eq "sleebctl get exits 0" 0 $?
 sed 's/^/#   get: /' /tmp/get.out
