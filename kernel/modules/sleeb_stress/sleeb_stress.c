@@ -66,6 +66,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/version.h>
 
 static unsigned int duration_s = 300;
 module_param(duration_s, uint, 0444);
@@ -436,8 +437,13 @@ static int stress_fn(void *arg)
 	if (nr_memcgs)
 		old_memcg = set_active_memcg(memcg[t->id % nr_memcgs]);
 	if (irq_us) {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+		/* 6.13 replaced hrtimer_init() (gone since) by hrtimer_setup(). */
+		hrtimer_setup(&t->timer, stress_irq, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+#else
 		hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		t->timer.function = stress_irq;
+#endif
 		hrtimer_start(&t->timer, ns_to_ktime(irq_us * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	while (time_before(jiffies, deadline)) {
