@@ -794,9 +794,9 @@ def head_to_head(records, configs):
         return []
     cols = [(c, name) for c, name in H2H if c in configs]
     md = []
-    for title, (flat, per_boot) in (('Model cycles per operation', group(records, 'model')),
-                                    ('Instructions per operation (model clock, all vCPUs)',
-                                     group_insns(records))):
+    for title, (flat, per_boot), unit in (
+            ('Model cycles per operation', group(records, 'model'), 'cycles'),
+            ('Instructions per operation (model clock, all vCPUs)', group_insns(records), 'insns')):
         rows = [k for k in sorted(flat) if h2h_figure(k)]
         if not rows:
             continue
@@ -807,7 +807,7 @@ def head_to_head(records, configs):
             # In the sleebd config the micro tests run before the daemon starts.
             cells = [boot_range(per_boot[k].get(c)) if k[0] == 'work' or c != 'sleebd' else '=SLEEB'
                      for c, _ in cols]
-            md.append(f'| {label(k)} | ' + ' | '.join(cells) + ' | ' +
+            md.append(f'| {label(k).replace("cycles_per_", unit + "_per_")} | ' + ' | '.join(cells) + ' | ' +
                       fmt_range(ratio_range(flat, per_boot, k, 'sleeb', 'sheaves')) + ' |')
         md.append('')
     flat, per_boot = group(records, 'icount')

@@ -93,8 +93,8 @@ def main():
               'head-to-head: min..max over boots, and the range of the ratio', h)
         insns = md[md.index('#### Instructions per operation (model clock, all vCPUs)'):] \
             if '#### Instructions per operation (model clock, all vCPUs)' in md else []
-        h = row(insns, '| a_alloc kmalloc-64 n=100 cycles_per_op |')
-        check(h.startswith('| a_alloc kmalloc-64 n=100 cycles_per_op | 100 | 75 | 60 |'),
+        h = row(insns, '| a_alloc kmalloc-64 n=100 insns_per_op |')
+        check(h.startswith('| a_alloc kmalloc-64 n=100 insns_per_op | 100 | 75 | 60 |'),
               'head-to-head: the model clock\'s instructions per operation', h)
         h = row(md, '| fork | idle_8s |')
         check(h == '| fork | idle_8s | 900 | 1000 | 1100 | +10.0% |',
