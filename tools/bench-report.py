@@ -603,8 +603,9 @@ def phase_of(marks, t):
 
 def cache_family(name):
     """kmalloc-rnd-NN-SIZE (CONFIG_RANDOM_KMALLOC_CACHES' 16 copies) as
-    kmalloc-rnd-*-SIZE."""
-    return re.sub(r'^kmalloc-rnd-\d+-', 'kmalloc-rnd-*-', name)
+    kmalloc-rnd-*-SIZE; 7.x's kmalloc-part-NN-SIZE (its successor,
+    KMALLOC_PARTITION_CACHES) as kmalloc-part-*-SIZE."""
+    return re.sub(r'^kmalloc-(rnd|part)-\d+-', r'kmalloc-\1-*-', name)
 
 
 def sleebd_decisions(records, config='sleebd'):
