@@ -101,7 +101,11 @@ declare -A append=(
 	[vanilla]="" [sleeb]="" [sleeb-off]="slub_queues=off"
 	[q16]="slub_queue_size=16 slub_queue_batch=8 slub_shared_queue_size=64"
 	[q480]="slub_queue_size=480 slub_queue_batch=240 slub_shared_queue_size=1920"
-	[sleebd]="sleeb.sleebd=1" [base]="" [sheaves]=""
+	[sleebd]="sleeb.sleebd=1" [base]=""
+	# 7.3's boot-time check that the timer reaches the IO-APIC panicked in
+	# the first multi-threaded TCG boot on a loaded host ("IO-APIC + timer
+	# doesn't work!"); skipping it changes nothing measured.
+	[sheaves]="no_timer_check"
 )
 variant_of() {
 	case "$1" in
