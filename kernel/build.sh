@@ -4,19 +4,33 @@
 # Build the SLEEB guest kernels from Debian's linux-source-6.12 tarball.
 #
 #   kernel/build.sh [--force] VARIANT...     VARIANT: vanilla, sleeb, sleeb-lockdep,
-#                                            sleeb-debug, all
+#                                            sleeb-debug, all; sheaves
 #   kernel/build.sh --out VARIANT            print the variant's output dir
 #   kernel/build.sh --series                 print the series' patch names
+#   kernel/build.sh --sheaves-tarball        fetch the sheaves tarball, print its path
 #
 # sleeb-upto-N is the sleeb config with only the first N patches of the
 # series (tree src/series), for kernel/check-series.sh and for the
 # benchmark's A/B of two points of the series (tools/bench.sh --base).
+#
+# sheaves is upstream's answer to the same problem, the per-cpu "sheaves"
+# of Linux 7.x, unpatched, with the same guest config fragments as vanilla:
+# the benchmark's peer (tools/bench.sh), not part of `all` nor of CI. Its
+# source is Debian's newest linux-source-7.N, fetched as a package with an
+# apt source list of its own (trixie-backports) and its own lists and
+# cache under $SLEEB_CACHE/apt-sheaves, so the machine's apt configuration
+# and lists are not touched; the lists are refreshed when a week old.
+# SLEEB_SHEAVES_TARBALL names a tarball to use instead. Fragment lines that
+# 7.x does not have or cannot set are reported by name, not fatal, and
+# listed in out/sheaves/config-differences.
 #
 # Everything lives outside the repository, in $SLEEB_CACHE (default
 # ~/.cache/sleeb):
 #   src/vanilla/             pristine tree (never patched)
 #   src/sleeb/               tree with kernel/series applied
 #   src/series/              tree with a prefix of it (sleeb-upto-N)
+#   src/sheaves/             pristine linux 7.x tree (sheaves)
+#   apt-sheaves/             its apt source list, lists, cache and tarball
 #   src/<tree>/out-<variant> object dir; a direct subdir of its source tree so
 #                            kbuild uses the relative srctree "..", which lets
 #                            ccache share objects between the two trees
@@ -49,13 +63,14 @@ tree_of() {
 	vanilla) echo vanilla ;;
 	sleeb | sleeb-lockdep | sleeb-debug) echo sleeb ;;
 	sleeb-upto-[1-9] | sleeb-upto-[1-9][0-9]) echo series ;;
-	*) die "unknown variant '$1' (expected: ${variants_all[*]} or all)" ;;
+	sheaves) echo sheaves ;;
+	*) die "unknown variant '$1' (expected: ${variants_all[*]}, all or sheaves)" ;;
 	esac
 }
 
 fragments_of() {
 	case "$1" in
-	vanilla) echo "$here/configs/guest.config" ;;
+	vanilla | sheaves) echo "$here/configs/guest.config" ;;
 	sleeb | sleeb-upto-*) echo "$here/configs/guest.config $here/configs/sleeb.config" ;;
 	sleeb-lockdep) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/checks.config $here/configs/queue-debug.config" ;;
 	sleeb-debug) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/checks.config $here/configs/kasan.config" ;;
@@ -95,16 +110,110 @@ patch_files() {
 	sed -n -e 's|^+++ b/||p' -e 's|^--- a/||p' "$@" | sort -u
 }
 
+# The sheaves tree's source: Debian's newest linux-source-7.N, by package.
+sheaves_apt="$cache/apt-sheaves"
+apt_opts() {
+	local d=$sheaves_apt
+	# Sources, lists, cache and pinning of its own; the machine's apt.conf
+	# (a proxy) still applies. The lists dir is root's, which the _apt
+	# sandbox user cannot enter: say so rather than have apt warn.
+	echo -o "Dir::Etc::SourceParts=$d/sources" -o Dir::Etc::SourceList=/dev/null \
+		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache" \
+		-o Dir::Etc::Preferences=/dev/null -o "Dir::Etc::PreferencesParts=$d/preferences.d" \
+		-o APT::Sandbox::User=root
+}
+
+# Make sure the newest linux-source-7.N's tarball is in apt-sheaves/ and
+# write its path, package and version into apt-sheaves/current.
+fetch_sheaves() {
+	local d=$sheaves_apt pkg ver dir tmp
+	# shellcheck disable=SC2207
+	local -a opts=($(apt_opts))
+	if [ -n "${SLEEB_SHEAVES_TARBALL:-}" ]; then
+		[ -r "$SLEEB_SHEAVES_TARBALL" ] || die "SLEEB_SHEAVES_TARBALL=$SLEEB_SHEAVES_TARBALL is not readable"
+		mkdir -p "$d"
+		# Named after its package when it comes from another cache's
+		# apt-sheaves/PACKAGE-VERSION/ (tools/scale-sweep.sh).
+		pkg=$(basename "$SLEEB_SHEAVES_TARBALL" .tar.xz)
+		dir=$(basename "$(dirname "$SLEEB_SHEAVES_TARBALL")")
+		ver='?'
+		case "$dir" in "$pkg"-*) ver=${dir#"$pkg"-} ;; esac
+		printf '%s\n' "$SLEEB_SHEAVES_TARBALL" "$pkg" "$ver" >"$d/current"
+		return
+	fi
+	mkdir -p "$d/sources" "$d/preferences.d" "$d/lists/partial" "$d/cache/archives/partial"
+	exec 8>"$d/lock"
+	flock 8
+	cat >"$d/sources/sleeb-sheaves.sources" <<-EOF
+		Types: deb
+		URIs: ${SLEEB_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+		Suites: trixie-backports
+		Components: main
+		Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	EOF
+	if [ -z "$(find "$d/lists" -maxdepth 1 -name '*_Packages*' -mtime -7)" ]; then
+		say "sheaves: refreshing the trixie-backports package list ($d/lists)"
+		apt-get "${opts[@]}" -q update >"$d/update.log" 2>&1 || {
+			cat "$d/update.log" >&2
+			[ -f "$d/current" ] || die "sheaves: apt-get update of trixie-backports failed"
+			say "sheaves: could not refresh the list: keeping $(sed -n 2p "$d/current") $(sed -n 3p "$d/current")"
+			exec 8>&-
+			return
+		}
+	fi
+	pkg=$(apt-cache "${opts[@]}" pkgnames linux-source-7. | grep -E '^linux-source-7\.[0-9]+$' | sort -V | tail -1)
+	[ -n "$pkg" ] || die "sheaves: no linux-source-7.N in trixie-backports (lists in $d/lists)"
+	ver=$(apt-cache "${opts[@]}" show --no-all-versions "$pkg" | sed -n 's/^Version: //p' | head -1)
+	dir="$d/$pkg-$ver"
+	if [ ! -r "$dir/$pkg.tar.xz" ]; then
+		say "sheaves: downloading $pkg $ver (about 160 MB)"
+		tmp="$d/download.tmp"
+		rm -rf "$tmp" "$dir"
+		mkdir -p "$tmp"
+		(cd "$tmp" && apt-get "${opts[@]}" -q download "$pkg=$ver" >&2) ||
+			die "sheaves: apt-get download $pkg=$ver failed"
+		dpkg-deb -x "$tmp"/"${pkg}"_*_all.deb "$tmp/x" || die "sheaves: dpkg-deb -x of $pkg failed"
+		mkdir -p "$dir.tmp"
+		mv "$tmp/x/usr/src/$pkg.tar.xz" "$dir.tmp/" || die "sheaves: $pkg has no usr/src/$pkg.tar.xz"
+		rm -rf "$tmp"
+		mv "$dir.tmp" "$dir"
+		# Older tarballs: only the newest is kept.
+		find "$d" -maxdepth 1 -name 'linux-source-7.*' ! -path "$dir" -exec rm -rf {} +
+	fi
+	printf '%s\n' "$dir/$pkg.tar.xz" "$pkg" "$ver" >"$d/current"
+	exec 8>&-
+}
+
+# The tarball a tree is unpacked from, and the file holding its id.
+tarball_of() {
+	if [ "$1" = sheaves ]; then sed -n 1p "$sheaves_apt/current"; else echo "$tarball"; fi
+}
+id_file_of() {
+	if [ "$1" = sheaves ]; then echo "$cache/sheaves-tarball.id"; else echo "$cache/tarball.id"; fi
+}
+tarball_id() {
+	stat -c '%s %Y' "$(tarball_of "$1")" | sha256sum | cut -d' ' -f1
+}
+# Debian's package and version a tree comes from.
+source_package_of() {
+	if [ "$1" = sheaves ]; then
+		echo "$(sed -n 2p "$sheaves_apt/current") $(sed -n 3p "$sheaves_apt/current")"
+	else
+		echo "linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?')"
+	fi
+}
+
 unpack_tree() {
-	local tree=$1 dir="$cache/src/$1" id
-	id=$(cat "$cache/tarball.id")
+	local tree=$1 dir="$cache/src/$1" id src
+	id=$(cat "$(id_file_of "$tree")")
+	src=$(tarball_of "$tree")
 	if [ -f "$dir/.sleeb-tarball" ] && [ "$(cat "$dir/.sleeb-tarball")" = "$id" ]; then
 		return
 	fi
-	say "unpacking $(basename "$tarball") into $dir"
+	say "unpacking $(basename "$src") into $dir"
 	rm -rf "$dir" "$dir.tmp"
 	mkdir -p "$dir.tmp"
-	tar -xf "$tarball" -C "$dir.tmp" --strip-components=1
+	tar -xf "$src" -C "$dir.tmp" --strip-components=1
 	echo "$id" >"$dir.tmp/.sleeb-tarball"
 	mv "$dir.tmp" "$dir"
 }
@@ -154,10 +263,19 @@ kernel_version() {
 
 # Every CONFIG_ line a fragment asks for must be in the final .config:
 # a dependency that silently drops a symbol is a build error, not a surprise
-# in the guest.
+# in the guest. For another kernel than the fragments were written for
+# (sheaves, 7.x) a line that does not hold is reported by name, with why
+# (no such symbol, or what the final config has instead), and written to
+# DIR/config-differences; not fatal.
 verify_config() {
-	local config=$1 bad=0 line sym val
+	local config=$1 bad=0 line sym val src msg diffs=''
 	shift
+	src=$(dirname "$config")/source
+	if [ "$1" = --report ]; then
+		diffs=$(dirname "$config")/config-differences
+		: >"$diffs"
+		shift
+	fi
 	while read -r line; do
 		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
 		sym=${line%%=*} val=${line#*=}
@@ -166,25 +284,63 @@ verify_config() {
 			continue
 		fi
 		if [ "$val" = n ]; then
-			grep -q "^$sym=" "$config" && { say "config: $sym=n requested, but it is set"; bad=1; }
+			grep -q "^$sym=" "$config" || continue
+			msg="$sym=n requested, but it is set"
 		else
-			grep -qx "$sym=$val" "$config" || { say "config: $line requested, final config has: $(grep -E "^(# )?$sym[= ]" "$config" || echo 'nothing')"; bad=1; }
+			grep -qx "$sym=$val" "$config" && continue
+			msg="$line requested, final config has: $(grep -E "^(# )?$sym[= ]" "$config" || echo 'nothing')"
+		fi
+		if [ -z "$diffs" ]; then
+			say "config: $msg"
+			bad=1
+		elif ! grep -rqE --include='Kconfig*' "^[[:space:]]*(menu)?config ${sym#CONFIG_}\$" "$src/"; then
+			echo "$sym: not in linux $(kernel_version "$src") (no Kconfig symbol); $line not applied" >>"$diffs"
+		else
+			echo "$sym: $msg; $(kconfig_why "${sym#CONFIG_}" "$src" "$config")" >>"$diffs"
 		fi
 	done < <(cat "$@")
 	[ $bad -eq 0 ] || die "config fragments did not stick (missing dependencies?)"
+	[ -z "$diffs" ] || [ ! -s "$diffs" ] || sed 's/^/kernel\/build.sh: config: /' "$diffs" >&2
+}
+
+# Why a symbol of tree SRC did not take the value a fragment asked for, in
+# one line: a transitional symbol (renamed; only the default of its
+# successors) names them with their values in the final CONFIG, any other
+# its "depends on" lines with the value of each symbol they name.
+kconfig_why() {
+	local name=$1 src=$2 config=$3 block succ deps d
+	block=$(find "$src/" -name 'Kconfig*' -exec awk -v n="$name" '
+		/^[[:space:]]*(menu)?config / { on = ($2 == n) }
+		/^[[:space:]]*(choice|endchoice|menu|endmenu|if|endif|source)([[:space:]]|$)/ { on = 0 }
+		on' {} +)
+	if echo "$block" | grep -qE '^[[:space:]]*transitional'; then
+		succ=$(find "$src/" -name 'Kconfig*' -exec awk -v n="$name" '
+			/^[[:space:]]*(menu)?config / { cur = $2 }
+			/^[[:space:]]*default / && $0 ~ ("(^|[^A-Z0-9_])" n "([^A-Z0-9_]|$)") { print cur }' {} + |
+			while read -r d; do grep -E "^(# )?CONFIG_$d[= ]" "$config" || echo "CONFIG_$d unset"; done |
+			paste -sd, - | sed 's/,/, /g')
+		echo "transitional in linux $(kernel_version "$src"), its successors: ${succ:-none}"
+		return
+	fi
+	deps=$(echo "$block" | sed -n 's/^[[:space:]]*depends on //p' | paste -sd'&' - | sed 's/&/ \&\& /g')
+	[ -n "$deps" ] || { echo "no unmet dependency (a choice or a select decides)"; return; }
+	for d in $(echo "$deps" | grep -oE '[A-Z][A-Z0-9_]+' | sort -u); do
+		deps="$deps, $(grep -E "^(# )?CONFIG_$d[= ]" "$config" || echo "CONFIG_$d unset")"
+	done
+	echo "depends on $deps"
 }
 
 inputs_id() {
 	set_limit "$1"
 	local variant=$1
 	{
-		cat "$cache/tarball.id"
+		cat "$(id_file_of "$(tree_of "$variant")")"
 		echo "$variant"
 		echo "recipe $recipe"
 		# Prefixes carry the project's modules since the bench boots them.
 		[ -z "$series_limit" ] || echo "prefix modules 1"
 		cat $(fragments_of "$variant")
-		if [ "$(tree_of "$variant")" != vanilla ]; then
+		if [ "$(tree_of "$variant")" != vanilla ] && [ "$variant" != sheaves ]; then
 			cat "$here/series"
 			series_patches | xargs -r cat
 		fi
@@ -214,11 +370,14 @@ build_variant() {
 		say "$variant: up to date ($(cat "$out/kernelrelease"))"
 		return
 	fi
-	unpack_tree vanilla
-	[ "$tree" = vanilla ] || { unpack_tree "$tree"; apply_series "$tree"; }
-	say "$variant: linux $(kernel_version "$src") from $(basename "$tarball")" \
-		"(Debian $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?'))," \
-		"$([ "$tree" = vanilla ] && echo 'no patches' || echo "$(series_patches | wc -l) patches")"
+	case "$tree" in
+	vanilla) unpack_tree vanilla ;;
+	sheaves) unpack_tree sheaves ;;
+	*) unpack_tree vanilla; unpack_tree "$tree"; apply_series "$tree" ;;
+	esac
+	say "$variant: linux $(kernel_version "$src") from $(basename "$(tarball_of "$tree")")" \
+		"(Debian $(source_package_of "$tree"))," \
+		"$(case "$tree" in vanilla | sheaves) echo 'no patches' ;; *) echo "$(series_patches | wc -l) patches" ;; esac)"
 
 	mkdir -p "$obj"
 	frags=$(fragments_of "$variant")
@@ -228,8 +387,10 @@ build_variant() {
 		# shellcheck disable=SC2086
 		"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" $frags >/dev/null
 		make -s -C "$obj" olddefconfig >/dev/null
+		local report=()
+		[ "$tree" != sheaves ] || report=(--report)
 		# shellcheck disable=SC2086
-		verify_config "$obj/.config" $frags
+		verify_config "$obj/.config" ${report[@]+"${report[@]}"} $frags
 		cat $frags | sha256sum >"$obj/.sleeb-config"
 	fi
 
@@ -244,6 +405,8 @@ build_variant() {
 	mkdir -p "$out.tmp/modules"
 	cp "$obj/arch/x86/boot/bzImage" "$out.tmp/"
 	cp "$obj/.config" "$out.tmp/config"
+	[ ! -f "$obj/config-differences" ] || cp "$obj/config-differences" "$out.tmp/"
+	source_package_of "$tree" >"$out.tmp/source-package"
 	make -s -C "$obj" kernelrelease >"$out.tmp/kernelrelease"
 	find "$obj" -name '*.ko' -exec cp {} "$out.tmp/modules/" \;
 
@@ -277,9 +440,10 @@ main() {
 		case "$1" in
 		--out) echo "$cache/out/$2"; return ;;
 		--series) series_patches | xargs -r -n1 basename; return ;;
+		--sheaves-tarball) fetch_sheaves; tarball_of sheaves; return ;;
 		--force) force=1 ;;
 		all) want+=("${variants_all[@]}") ;;
-		-h | --help) sed -n '3,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; return ;;
+		-h | --help) sed -n '3,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; return ;;
 		*) tree_of "$1" >/dev/null; want+=("$1") ;;
 		esac
 		shift
@@ -288,10 +452,16 @@ main() {
 	command -v ccache >/dev/null || die "ccache is not installed (tools/install-deps.sh installs it)"
 	ensure_tarball
 	mkdir -p "$cache/src" "$cache/out"
+	local sheaves=0 others=0
+	for v in "${want[@]}"; do
+		if [ "$v" = sheaves ]; then sheaves=1; else others=1; fi
+	done
+	[ $sheaves = 0 ] || fetch_sheaves
 	# Up-to-date variants need no lock: a test run must not queue behind an
 	# unrelated build of another variant.
-	if [ $force -eq 0 ] && [ -f "$cache/tarball.id" ] &&
-		[ "$(stat -c '%s %Y' "$tarball" | sha256sum | cut -d' ' -f1)" = "$(cat "$cache/tarball.id")" ]; then
+	if [ $force -eq 0 ] && [ -f "$cache/tarball.id" ] && [ "$(tarball_id vanilla)" = "$(cat "$cache/tarball.id")" ] &&
+		{ [ $sheaves = 0 ] || { [ -f "$cache/sheaves-tarball.id" ] &&
+			[ "$(tarball_id sheaves)" = "$(cat "$cache/sheaves-tarball.id")" ]; }; }; then
 		local v current=1
 		for v in "${want[@]}"; do
 			[ -f "$cache/out/$v/.stamp" ] && [ -f "$cache/out/$v/bzImage" ] &&
@@ -302,13 +472,26 @@ main() {
 			return
 		fi
 	fi
-	exec 9>"$cache/build.lock"
-	flock 9
-	stat -c '%s %Y' "$tarball" | sha256sum | cut -d' ' -f1 >"$cache/tarball.id"
+	# The 6.12 variants share src/vanilla and tarball.id: one lock. The
+	# sheaves tree shares nothing with them but ccache (which locks its
+	# own files): a lock of its own, so that neither build waits for the
+	# other. Taken in this order by everyone, the two cannot deadlock.
+	if [ $others = 1 ]; then
+		exec 9>"$cache/build.lock"
+		flock 9
+		tarball_id vanilla >"$cache/tarball.id"
+	fi
+	if [ $sheaves = 1 ]; then
+		exec 7>"$cache/build-sheaves.lock"
+		flock 7
+		tarball_id sheaves >"$cache/sheaves-tarball.id"
+	fi
 	for v in "${want[@]}"; do
 		[ $force -eq 0 ] || rm -f "$cache/out/$v/.stamp"
 		build_variant "$v"
 	done
 }
 
-main "$@"
+# On one line: bash reads a script as it runs, and an edit of this file
+# during a build must not run the rest of the new text afterwards.
+main "$@"; exit

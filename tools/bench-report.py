@@ -234,6 +234,11 @@ def default_queue_sizes(size):
     return (120, 60, 480) if size <= 256 else (54, 27, 108) if size <= 1024 else (24, 12, 24)
 
 
+def object_size(cache):
+    """Object size of a sleeb_bench target: kmalloc-SIZE or cache-64."""
+    return int(cache.rsplit('-', 1)[1])
+
+
 def handoff_fits(config, test, size, n):
     """Whether N objects freed on one cpu fit the queues that catch them: the
     freeing cpu's queue and its node's shared queue on the same node, the
@@ -390,7 +395,7 @@ def events_table(records, configs):
             for name, v in r['events'].items():
                 e.setdefault(name, []).append(v)
             e.setdefault('cycles', []).append(r['value'])
-    cols = [c for c in configs if c in ('vanilla', 'sleeb')]
+    cols = [c for c in configs if c in ('vanilla', 'sheaves', 'sleeb')]
     if len(cols) < 2:
         return []
 
@@ -410,11 +415,12 @@ def events_table(records, configs):
 
 
 def targets_table(flat, per_boot, configs):
-    """Issue 22's targets that sleeb_bench's tests speak to (model cycles)."""
-    cols = [c for c in configs if c != 'vanilla']
+    """Issue 22's targets that sleeb_bench's tests speak to (model cycles);
+    SLEEB's, so not asked of upstream's sheaves."""
+    cols = [c for c in configs if c not in ('vanilla', 'sheaves')]
 
     def sizes(k):
-        return 4096 if k[2] == 'kmalloc-4096' else int(k[2].split('-')[1])
+        return object_size(k[2])
 
     def ratios(pred, config):
         rs = [(ratio_range(flat, per_boot, k, config), k) for k in sorted(flat)
@@ -448,55 +454,69 @@ def targets_table(flat, per_boot, configs):
         cells = []
         for c in cols:
             rs = ratios(pred, c) if c in asked else []
-            if not rs:
-                cells.append('' if c not in asked else '-')
-                continue
-            hi_ok = (lambda r: True) if high is None else (lambda r: r <= high)
-            # met: the median is inside; sure: so is the whole range over boots;
-            # missed for sure: the whole range is outside.
-            met = [(r, k) for r, k in rs if r[0] >= low and hi_ok(r[0])]
-            sure = [(r, k) for r, k in met if r[1] is None or (r[1] >= low and hi_ok(r[2]))]
-            out = [(r, k) for r, k in rs if r[1] is not None and
-                   (r[2] < low or (high is not None and r[1] > high))]
-            worst = min(rs, key=lambda x: x[0][0])
-            geo = statistics.geometric_mean([r[0] for r, _ in rs])
-            text = (f'{"met" if len(met) == len(rs) else "MISSED"}: {len(met)}/{len(rs)} '
-                    f'figures (whole range: {len(sure)} in, {len(out)} out); geomean {geo:.2f}; '
-                    f'lowest {fmt_range(worst[0])} {label(worst[1])}')
-            if worst[0][0] < low:
-                text += f' ({(worst[0][0] / low - 1) * 100:+.0f}% from {low})'
-            if high is not None:
-                best = max(rs, key=lambda x: x[0][0])
-                text += f'; highest {fmt_range(best[0])} {label(best[1])}'
-            cells.append(text)
+            cells.append(target_verdict(rs, low, high) if rs else '' if c not in asked else '-')
         lines.append(f'| {name} | ' + ' | '.join(cells) + ' |')
     return lines
 
 
+def target_verdict(rs, low, high=None):
+    """A target's cell: rs [((median, lo, hi) ratio, key)], each to be at
+    least low (and at most high)."""
+    hi_ok = (lambda r: True) if high is None else (lambda r: r <= high)
+    # met: the median is inside; sure: so is the whole range over boots;
+    # missed for sure: the whole range is outside.
+    met = [(r, k) for r, k in rs if r[0] >= low and hi_ok(r[0])]
+    sure = [(r, k) for r, k in met if r[1] is None or (r[1] >= low and hi_ok(r[2]))]
+    out = [(r, k) for r, k in rs if r[1] is not None and
+           (r[2] < low or (high is not None and r[1] > high))]
+    worst = min(rs, key=lambda x: x[0][0])
+    geo = statistics.geometric_mean([r[0] for r, _ in rs])
+    text = (f'{"met" if len(met) == len(rs) else "MISSED"}: {len(met)}/{len(rs)} '
+            f'figures (whole range: {len(sure)} in, {len(out)} out); geomean {geo:.2f}; '
+            f'lowest {fmt_range(worst[0])} {label(worst[1])}')
+    if worst[0][0] < low:
+        text += f' ({(worst[0][0] / low - 1) * 100:+.0f}% from {low})'
+    if high is not None:
+        best = max(rs, key=lambda x: x[0][0])
+        text += f'; highest {fmt_range(best[0])} {label(best[1])}'
+    return text
+
+
 def wall_table(flat, per_boot):
-    lines = ['| figure | vanilla | sleeb | vanilla/sleeb | vanilla/vanilla band | verdict |',
-             '|---|---|---|---|---|---|']
+    """sleeb (and sheaves, when booted) against vanilla, with vanilla's own
+    spread over its boots as the band of no measurable difference."""
+    others = [c for c in ('sleeb', 'sheaves') if any(c in v for v in flat.values())]
+    lines = ['| figure | vanilla | ' + ' | '.join(others) + ' | ' +
+             ' | '.join(f'vanilla/{c}' for c in others) + ' | vanilla/vanilla band | ' +
+             ' | '.join(f'verdict {c}' for c in others) + ' |',
+             '|---|---|' + '---|' * (3 * len(others) + 1)]
+    names = {'sleeb': 'SLEEB', 'sheaves': 'sheaves'}
     for k in sorted(flat):
         kind, test = k[0], k[1]
         if kind == 'micro' and not test.startswith(('c_', 'd_', 'e_')):
             continue
         if kind in ('mem', 'slab', 'held') or 'vanilla' not in flat[k] or 'sleeb' not in flat[k]:
             continue
-        v, s = statistics.median(flat[k]['vanilla']), statistics.median(flat[k]['sleeb'])
+        v = statistics.median(flat[k]['vanilla'])
         boots = [statistics.median(x) for x in per_boot[k]['vanilla'].values()]
         lo, hi = (min(boots), max(boots)) if boots else (v, v)
         band = hi / lo if lo else None
-        r = ratio(v, s)
-        if r is None or band is None:
-            verdict = '-'
-        elif 1 / band <= r <= band:
-            verdict = 'no measurable difference'
-        else:
-            verdict = 'SLEEB faster' if r > 1 else 'SLEEB slower'
+        rs, verdicts = [], []
+        for c in others:
+            r = ratio(v, statistics.median(flat[k][c])) if c in flat[k] else None
+            if r is None or band is None:
+                verdict = '-'
+            elif 1 / band <= r <= band:
+                verdict = 'no measurable difference'
+            else:
+                verdict = f'{names[c]} faster' if r > 1 else f'{names[c]} slower'
+            rs.append(r)
+            verdicts.append(verdict)
         d = figure_digits(k, 0)
-        lines.append(f'| {label(k)} | {spread(flat[k]["vanilla"], d)} | '
-                     f'{spread(flat[k]["sleeb"], d)} | {fmt(r)} | '
-                     f'{fmt(1 / band if band else None)}..{fmt(band)} | {verdict} |')
+        lines.append(f'| {label(k)} | {spread(flat[k]["vanilla"], d)} | ' +
+                     ' | '.join(spread(flat[k].get(c), d) for c in others) + ' | ' +
+                     ' | '.join(fmt(r) for r in rs) + ' | ' +
+                     f'{fmt(1 / band if band else None)}..{fmt(band)} | ' + ' | '.join(verdicts) + ' |')
     return lines
 
 
@@ -510,16 +530,16 @@ def mem_order(k):
 
 
 def mem_table(records):
-    lines = ['| clock | phase | metric | vanilla | sleeb | sleeb-off | sleeb vs vanilla |',
-             '|---|---|---|---|---|---|---|']
+    lines = ['| clock | phase | metric | vanilla | sheaves | sleeb | sleeb-off | sleeb vs vanilla |',
+             '|---|---|---|---|---|---|---|---|']
     for clock in ('icount', 'mttcg'):
         flat, _ = group(records, clock)
         for k in sorted((k for k in flat if k[0] == 'mem'), key=mem_order):
             med = {c: statistics.median(v) for c, v in flat[k].items()}
             v, s = med.get('vanilla'), med.get('sleeb')
             diff = f'{(s - v) / v * 100:+.1f}%' if v and s else '-'
-            lines.append(f'| {clock} | {k[1][4:]} | {k[4]} | {fmt(v, 0)} | {fmt(s, 0)} | '
-                         f'{fmt(med.get("sleeb-off"), 0)} | {diff} |')
+            lines.append(f'| {clock} | {k[1][4:]} | {k[4]} | {fmt(v, 0)} | {fmt(med.get("sheaves"), 0)} '
+                         f'| {fmt(s, 0)} | {fmt(med.get("sleeb-off"), 0)} | {diff} |')
     return lines
 
 
@@ -583,8 +603,9 @@ def phase_of(marks, t):
 
 def cache_family(name):
     """kmalloc-rnd-NN-SIZE (CONFIG_RANDOM_KMALLOC_CACHES' 16 copies) as
-    kmalloc-rnd-*-SIZE."""
-    return re.sub(r'^kmalloc-rnd-\d+-', 'kmalloc-rnd-*-', name)
+    kmalloc-rnd-*-SIZE; 7.x's kmalloc-part-NN-SIZE (its successor,
+    KMALLOC_PARTITION_CACHES) as kmalloc-part-*-SIZE."""
+    return re.sub(r'^kmalloc-(rnd|part)-\d+-', r'kmalloc-\1-*-', name)
 
 
 def sleebd_decisions(records, config='sleebd'):
@@ -724,6 +745,139 @@ def workload_profile_table(records, config='sleeb', top=6):
     return lines
 
 
+# The kernels the head-to-head puts side by side (issue 33), and their names.
+H2H = (('vanilla', 'vanilla 6.12'), ('sheaves', 'sheaves 7.x'), ('sleeb', 'SLEEB'),
+       ('sleebd', 'SLEEB+sleebd'))
+# Memory probes after each workload that the head-to-head shows: hackbench's
+# (bench/20-hackbench.sh) and each workload's (bench/40-workloads.sh).
+H2H_MEM = [(w, f'{p}{s}') for w, p in (('hackbench', ''), ('files', 'work-files-'),
+                                        ('fork', 'work-fork-'), ('tcp', 'work-tcp-'))
+           for s in (('after_workload', 'idle_2s', 'idle_8s') if not p else ('after', 'idle_2s', 'idle_8s'))]
+
+
+def h2h_figure(k):
+    """Whether a figure is a row of the head-to-head: the micro tests at
+    N of 100 and more (a, b, c, d, e) and the handoffs' alloc+free per
+    object at N = 100 and 1000, and the workloads."""
+    kind, test, cache, n, metric = k
+    if kind == 'work':
+        return True
+    if kind != 'micro':
+        return False
+    if test.startswith('h_'):
+        return metric.startswith('handoff_') and n in (100, 1000)
+    return n >= 100
+
+
+def group_insns(records):
+    """Model-clock instructions per operation, grouped like group()."""
+    flat, per_boot = {}, {}
+    for r in records:
+        if r['clock'] == 'model' and 'events' in r:
+            k = key(r)
+            v = r['events']['insns']
+            flat.setdefault(k, {}).setdefault(r['config'], []).append(v)
+            per_boot.setdefault(k, {}).setdefault(r['config'], {}).setdefault(r['boot'], []).append(v)
+    return flat, per_boot
+
+
+def boot_range(per_boot_cfg, digits=0):
+    """Median of the per-boot medians, with their min..max when they differ."""
+    return spread(boot_medians(per_boot_cfg), digits)
+
+
+def head_to_head(records, configs):
+    """Issue 33's head-to-head: per figure, each kernel's model cycles and
+    instructions per operation (median over boots, min..max of the boots),
+    sheaves/SLEEB (above 1: SLEEB costs less); then Slab: after each
+    workload. [] without a sheaves config."""
+    if 'sheaves' not in configs or 'sleeb' not in configs:
+        return []
+    cols = [(c, name) for c, name in H2H if c in configs]
+    md = []
+    for title, (flat, per_boot), unit in (
+            ('Model cycles per operation', group(records, 'model'), 'cycles'),
+            ('Instructions per operation (model clock, all vCPUs)', group_insns(records), 'insns')):
+        rows = [k for k in sorted(flat) if h2h_figure(k)]
+        if not rows:
+            continue
+        md += [f'#### {title}', '',
+               '| figure | ' + ' | '.join(n for _, n in cols) + ' | sheaves/SLEEB |',
+               '|---|' + '---|' * (len(cols) + 1)]
+        for k in rows:
+            # In the sleebd config the micro tests run before the daemon starts.
+            cells = [boot_range(per_boot[k].get(c)) if k[0] == 'work' or c != 'sleebd' else '=SLEEB'
+                     for c, _ in cols]
+            md.append(f'| {label(k).replace("cycles_per_", unit + "_per_")} | ' + ' | '.join(cells) + ' | ' +
+                      fmt_range(ratio_range(flat, per_boot, k, 'sleeb', 'sheaves')) + ' |')
+        md.append('')
+    flat, per_boot = group(records, 'icount')
+    mem_rows = [(w, p) for w, p in H2H_MEM if ('mem', 'mem-' + p, '-', 0, 'Slab_kB') in flat]
+    if mem_rows:
+        md += ['#### Slab: after each workload (kB, icount boots)', '',
+               '| workload | probe | ' + ' | '.join(n for _, n in cols) + ' | SLEEB vs sheaves |'
+               + (' SLEEB+sleebd vs sheaves |' if 'sleebd' in configs else ''),
+               '|---|---|' + '---|' * (len(cols) + 1 + ('sleebd' in configs))]
+        for w, p in mem_rows:
+            k = ('mem', 'mem-' + p, '-', 0, 'Slab_kB')
+            med = {c: statistics.median(v) for c, v in flat[k].items()}
+            diffs = [f'{(med[c] - med["sheaves"]) / med["sheaves"] * 100:+.1f}%'
+                     if med.get(c) and med.get('sheaves') else '-'
+                     for c in ('sleeb', 'sleebd') if c == 'sleeb' or 'sleebd' in configs]
+            md.append(f'| {w} | {p.rsplit("-", 1)[-1] if p.startswith("work-") else p} | ' +
+                      ' | '.join(boot_range(per_boot[k].get(c)) for c, _ in cols) + ' | ' +
+                      ' | '.join(diffs) + ' |')
+    return md
+
+
+def sheaves_targets(records, configs):
+    """Issue 33's targets against sheaves (model cycles, median over boots
+    with the range over boots): SLEEB's default queues at least as fast on
+    every micro figure up to 1 KiB, 1.2x on the frees across nodes (which
+    sheaves send past their arrays); Slab: 2 s and 8 s after each workload
+    at or below sheaves'. [] without a sheaves config."""
+    if 'sheaves' not in configs or 'sleeb' not in configs:
+        return []
+    model, model_boot = group(records, 'model')
+
+    def ratios(pred, config):
+        rs = [(ratio_range(model, model_boot, k, config, 'sheaves'), k) for k in sorted(model)
+              if k[0] == 'micro' and pred(k) and config in model[k] and 'sheaves' in model[k]]
+        return [(r, k) for r, k in rs if r[0] is not None]
+
+    def small(k):
+        return object_size(k[2]) <= 1024 and not k[4].startswith('handoff_')
+
+    def remote_node_free(k):
+        return small(k) and k[1] in ('d_remote_node_free', 'h_handoff_node') and k[4].startswith('free_')
+
+    lines = ['| target | SLEEB (default queues) |' + (' SLEEB+sleebd |' if 'sleebd' in configs else ''),
+             '|---|---|' + ('---|' if 'sleebd' in configs else '')]
+    micro = [('every micro figure up to 1 KiB: sheaves/SLEEB >= 1.0', small, 1.0),
+             ('frees across nodes (d_remote_node_free, h_handoff_node; free side, <= 1 KiB): '
+              'sheaves/SLEEB >= 1.2', remote_node_free, 1.2)]
+    for name, pred, low in micro:
+        rs = ratios(pred, 'sleeb')
+        lines.append(f'| {name} | {target_verdict(rs, low) if rs else "-"} |' +
+                     (' (micro tests run before the daemon starts) |' if 'sleebd' in configs else ''))
+    icount, icount_boot = group(records, 'icount')
+    for probe in ('idle_2s', 'idle_8s'):
+        cells = []
+        for c in ('sleeb', 'sleebd'):
+            if c not in configs:
+                continue
+            rs = []
+            for w, p in H2H_MEM:
+                k = ('mem', 'mem-' + p, '-', 0, 'Slab_kB')
+                if p.endswith(probe) and k in icount and c in icount[k] and 'sheaves' in icount[k]:
+                    # sheaves/config: at or above 1, the config holds no more.
+                    rs.append((ratio_range(icount, icount_boot, k, c, 'sheaves'), k))
+            cells.append(target_verdict(rs, 1.0) if rs else '-')
+        lines.append(f'| Slab: {probe[5:]} after each workload (hackbench, files, fork, tcp) '
+                     f'<= sheaves\' (ratio sheaves/config >= 1) | ' + ' | '.join(cells) + ' |')
+    return lines
+
+
 def parse_args():
     """OUTDIR [--seconds S] [--quick 0|1], as tools/bench.sh and
     tools/scale-sweep.sh call their report."""
@@ -734,6 +888,22 @@ def parse_args():
     ap.add_argument('--base', default='',
                     help='the kernel variant of the "base" config (tools/bench.sh --base)')
     return ap.parse_args()
+
+
+def sheaves_kernel(kout):
+    """What kernel/build.sh left beside the sheaves kernel that the run
+    booted (tools/bench.sh copies it to OUTDIR/kernels/sheaves), or None."""
+    def read(name):
+        try:
+            with open(os.path.join(kout, name)) as f:
+                return f.read().strip()
+        except OSError:
+            return None
+    release = read('kernelrelease')
+    if release is None:
+        return None
+    return {'release': 'linux ' + release, 'package': 'Debian ' + (read('source-package') or '?'),
+            'config_differences': (read('config-differences') or '').splitlines()}
 
 
 def main():
@@ -756,13 +926,16 @@ def main():
         'seconds': args.seconds,
         'base': args.base,
     }
+    sheaves = sheaves_kernel(os.path.join(args.outdir, 'kernels', 'sheaves'))
+    if sheaves:
+        meta['sheaves_kernel'] = sheaves
     with open(os.path.join(args.outdir, 'results.json'), 'w') as f:
         json.dump({'meta': meta, 'records': records, 'problems': problems}, f, indent=1)
 
     icount, icount_boot = group(records, 'icount')
     model, model_boot = group(records, 'model')
     mttcg, mttcg_boot = group(records, 'mttcg')
-    order = ['vanilla', 'sleeb', 'base', 'sleeb-off', 'sleebd', 'q16', 'q480']
+    order = ['vanilla', 'sheaves', 'sleeb', 'base', 'sleeb-off', 'sleebd', 'q16', 'q480']
     configs = sorted({r['config'] for r in records if r['clock'] == 'icount'},
                      key=lambda c: order.index(c) if c in order else len(order))
     md = ['# SLEEB benchmark results', '',
@@ -771,8 +944,24 @@ def main():
           f'- Host: {meta["host"]}',
           f'- Guest: {meta["guest"]}; the guest ran under TCG emulation, so only '
           'ratios measured in one run mean anything, never absolute figures.',
-          f'- Kernel: {meta["kernel"]}',
-          '- Ratios are vanilla/config: above 1 the config is faster.', '',
+          f'- Kernel: {meta["kernel"]}'] + \
+        ([f'- sheaves: {sheaves["release"]} ({sheaves["package"]}), unpatched, the same '
+          'guest config fragments; what they asked for and 7.x does not have or set: ' +
+          ('; '.join(sheaves['config_differences']) or 'nothing')] if sheaves else []) + [
+          '- Ratios are vanilla/config: above 1 the config is faster.', '']
+    t = head_to_head(records, configs)
+    if t:
+        md += ['## Head to head: vanilla 6.12, sheaves 7.x, SLEEB (issue 33)', '',
+               'Model clock, per operation: the median over boots, (min..max) of the '
+               'per-boot medians; sheaves/SLEEB with the range the boots allow '
+               '(above 1: SLEEB costs less). SLEEB is the sleeb kernel with its default '
+               'queues; SLEEB+sleebd runs the daemon from after the micro tests on, so '
+               'its micro figures are SLEEB\'s again (=SLEEB). sheaves has no '
+               '`queue_stats`: the tables that read SLEEB\'s counters below have no '
+               'sheaves column (n/a).', ''] + t
+        md += ['', '### Issue 33 targets (against sheaves, model cycles)', ''] + \
+            sheaves_targets(records, configs)
+    md += ['',
           '## Deterministic clock (icount: guest ns = instructions)', '',
           'Single-threaded TCG with `-icount shift=0,sleep=off`: figures are '
           'instructions per operation (path length; caches and atomics are not '
@@ -843,7 +1032,8 @@ def main():
                'of remote frees (remote_free / cpu_batch_size), each a round trip of '
                'the cpu queue\'s lock and mostly of the shared queue\'s. The kmalloc '
                'caches also serve the rest of the kernel meanwhile; cache-64 is the '
-               'module\'s own.', '']
+               'module\'s own.' + (' sheaves: n/a (7.x has no `queue_stats`).'
+                                    if 'sheaves' in configs else ''), '']
         md += t
     t = workload_profile_table(records)
     if t:
@@ -853,7 +1043,8 @@ def main():
                'all caches. "bulk alloc": objects kmem_cache_alloc_bulk() took from a '
                'cpu queue; "bulk free": objects kmem_cache_free_bulk() passed to the '
                'queues, kfree_rcu\'s batches included (they end in kfree_bulk()). '
-               'The two reads of every queue_stats add their own sysfs traffic.', '']
+               'The two reads of every queue_stats add their own sysfs traffic.' +
+               (' sheaves: n/a (7.x has no `queue_stats`).' if 'sheaves' in configs else ''), '']
         md += t
     md += ['', '## Memory (/proc/meminfo, kB)', '',
            'Taken at boot, right after hackbench, 2, 4, 8 and 16 s later and after '

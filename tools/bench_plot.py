@@ -7,6 +7,8 @@ writes next to results.md:
   ratio-CONFIG.svg    vanilla/CONFIG for every figure (micro tests and
                       workloads): model cycles where the model clock measured
                       the figure, else icount instructions
+  ratio-sheaves-sleeb.svg  the same, sheaves/sleeb (upstream's 7.x against
+                      SLEEB), when both were booted
   slab-CLOCK.svg      Slab: (kB) at each memory probe, one line per config
   handoff-CONFIG.svg  the handoff sweep: vanilla/CONFIG of alloc+free per
                       object against N, one line per size, same node and
@@ -41,8 +43,8 @@ def medians(records, clock, pred):
     return {k: {c: statistics.median(v) for c, v in cs.items()} for k, cs in vals.items()}
 
 
-def ratio(meds, config):
-    v, c = meds.get('vanilla'), meds.get(config)
+def ratio(meds, config, ref='vanilla'):
+    v, c = meds.get(ref), meds.get(config)
     return v / c if v and c else None
 
 
@@ -62,14 +64,14 @@ def quote(label):
     return '"' + label.replace('"', "'") + '"'
 
 
-def ratio_plot(records, config):
-    """Data and gnuplot commands of ratio-CONFIG.svg, or None."""
+def ratio_plot(records, config, ref='vanilla'):
+    """Data and gnuplot commands of ratio-CONFIG.svg (REF/CONFIG), or None."""
     is_fig = lambda r: r['kind'] in ('micro', 'work')  # noqa: E731
     icount, model = medians(records, 'icount', is_fig), medians(records, 'model', is_fig)
     rows = []
     for k in sorted(icount, key=lambda k: (k[0], k[1], k[2], k[3])):
-        m = ratio(model.get(model_twin(k), {}), config)
-        i = ratio(icount[k], config) if m is None else None
+        m = ratio(model.get(model_twin(k), {}), config, ref)
+        i = ratio(icount[k], config, ref) if m is None else None
         if m is None and i is None:
             continue
         test, cache, n, metric = k
@@ -79,9 +81,9 @@ def ratio_plot(records, config):
         return None
     width = max(900, 14 * len(rows) + 160)
     cmds = [f'set terminal svg size {width},700 noenhanced font "sans,10" background "white"',
-            f'set title "vanilla/{config} per figure (above 1: {config} is cheaper)"',
+            f'set title "{ref}/{config} per figure (above 1: {config} is cheaper)"',
             'set style fill solid 0.8', 'set boxwidth 0.8', 'set datafile missing "?"',
-            'set xtics rotate by 90 right font ",7"', 'set ylabel "ratio vanilla/config"',
+            'set xtics rotate by 90 right font ",7"', f'set ylabel "ratio {ref}/{config}"',
             'set grid ytics', f'set xrange [-1:{len(rows)}]', 'set yrange [0:*]',
             'set key top left',
             'plot DATA using 1:3:xtic(2) with boxes lc rgb "#1f77b4" title "model cycles", '
@@ -171,6 +173,10 @@ def plots(outdir, records, configs):
     for c in configs:
         if c != 'vanilla':
             jobs.append((f'ratio-{safe(c)}.svg', f'vanilla/{c} per figure', ratio_plot(records, c)))
+    if 'sheaves' in configs and 'sleeb' in configs:
+        # The head-to-head with upstream's sheaves (issue 33).
+        jobs.append(('ratio-sheaves-sleeb.svg', 'sheaves/sleeb per figure',
+                     ratio_plot(records, 'sleeb', 'sheaves')))
     for clock in ('icount', 'mttcg'):
         jobs.append((f'slab-{clock}.svg', f'Slab: after the workload, {clock}',
                      slab_plot(records, clock, configs)))

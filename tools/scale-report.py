@@ -5,11 +5,12 @@
     scale-report.py OUTDIR [--seconds S] [--quick 0|1]
 
 OUTDIR/CPUS-NODES/runs/ holds one vanilla and one sleeb boot of each
-shape, parsed by tools/bench-report.py's parse_runs (the same "# BENCH"
-lines and model-clock join as the benchmark's). Per shape:
+shape, and one of upstream's sheaves (Linux 7.x) where it was booted,
+parsed by tools/bench-report.py's parse_runs (the same "# BENCH" lines and
+model-clock join as the benchmark's). Per shape:
   - ratio vanilla/sleeb in model cycles of every micro figure and of the
-    workload (> 1: sleeb is faster);
-  - Slab: after the workload and after 30 s idle, per vCPU, both kernels;
+    workload (> 1: sleeb is faster), and sheaves/sleeb;
+  - Slab: after the workload and after 30 s idle, per vCPU, every kernel;
   - what the caches held in free objects right after the workload (the
     objects a drain through /sys/kernel/slab/*/shrink took back), in kB
     and per vCPU, and each sleeb cache's drop against the bound of
@@ -19,7 +20,8 @@ lines and model-clock join as the benchmark's). Per shape:
     A drain also gives back SLUB's own cpu slabs and per-cpu partial slabs,
     which vanilla's drop measures alone: the queues' holdings are sleeb's
     drop less vanilla's, cache by cache (a cache vanilla does not have, or
-    merged otherwise, counts its whole drop).
+    merged otherwise, counts its whole drop). sheaves' drop is what its
+    sheaves and barns held (7.x has no cpu slabs).
 """
 import importlib.util
 import json
@@ -55,20 +57,22 @@ def held(records, config):
 
 def shape_summary(cpus, nodes, records):
     model, _ = br.group(records, 'model')
-    ratios = {}
+    ratios, sheaves = {}, {}
     for k in model:
-        if k[0] in ('micro', 'work') and 'vanilla' in model[k] and 'sleeb' in model[k]:
+        if k[0] in ('micro', 'work') and 'sleeb' in model[k]:
             # The workload runs on every cpu: one row for all shapes.
             name = f'{k[1]} (every cpu) {k[4]}' if k[0] == 'work' else br.label(k)
-            ratios[name] = br.ratio(statistics.median(model[k]['vanilla']),
-                                           statistics.median(model[k]['sleeb']))
+            for ref, out in (('vanilla', ratios), ('sheaves', sheaves)):
+                if ref in model[k]:
+                    out[name] = br.ratio(statistics.median(model[k][ref]),
+                                         statistics.median(model[k]['sleeb']))
     mem = {}
     for r in records:
         if r['kind'] == 'mem' and r['metric'] == 'Slab_kB':
             mem.setdefault(r['test'][4:], {})[r['config']] = r['value']
     hv, hs = held(records, 'vanilla'), held(records, 'sleeb')
-    drained = {c: sum(r['value'] * r['objsize'] for r in h.values()) / 1024
-               for c, h in (('vanilla', hv), ('sleeb', hs))}
+    drained = {c: sum(r['value'] * r['objsize'] for r in held(records, c).values()) / 1024
+               for c in ('vanilla', 'sleeb', 'sheaves') if c != 'sheaves' or held(records, c)}
     queues_kb, bound_kb, over, whole_over, worst = 0.0, 0.0, [], 0, None
     for cache, r in hs.items():
         if not r['queue']:
@@ -84,7 +88,7 @@ def shape_summary(cpus, nodes, records):
             over.append(f'{cache}: queues held {objs:.0f} objects, over the bound {b}')
         # The whole drop counts SLUB's cpu slabs too, which the bound leaves out.
         whole_over += r['value'] > b
-    return {'cpus': cpus, 'nodes': nodes, 'ratios': ratios, 'slab_kB': mem,
+    return {'cpus': cpus, 'nodes': nodes, 'ratios': ratios, 'ratios_sheaves': sheaves, 'slab_kB': mem,
             'drained_kB': drained, 'queues_kB': queues_kb, 'bound_kB': bound_kb,
             'worst_cache': worst, 'over_bound': over, 'whole_over': whole_over}
 
@@ -96,6 +100,11 @@ def md_tables(shapes):
     figures = sorted({f for s in shapes for f in s['ratios']})
     for f in figures:
         md.append(f'| {f} | ' + ' | '.join(br.fmt(s['ratios'].get(f)) for s in shapes) + ' |')
+    if any(s['ratios_sheaves'] for s in shapes):
+        md += ['', '### Ratio sheaves/sleeb, model cycles (> 1: sleeb faster than upstream\'s sheaves)', '',
+               '| figure | ' + ' | '.join(cols) + ' |', '|---|' + '---|' * len(cols)]
+        for f in sorted({f for s in shapes for f in s['ratios_sheaves']}):
+            md.append(f'| {f} | ' + ' | '.join(br.fmt(s['ratios_sheaves'].get(f)) for s in shapes) + ' |')
     md += ['', '### Slab: per vCPU (kB), vanilla / sleeb', '',
            '| phase | ' + ' | '.join(cols) + ' |', '|---|' + '---|' * len(cols)]
     for phase in ('boot', 'after_workload', 'after_idle'):
@@ -106,11 +115,17 @@ def md_tables(shapes):
             cells.append('-' if v is None or q is None else
                          f'{v / s["cpus"]:.0f} / {q / s["cpus"]:.0f} ({(q - v) / s["cpus"]:+.0f})')
         md.append(f'| {phase} | ' + ' | '.join(cells) + ' |')
+        if any('sheaves' in s['slab_kB'].get(phase, {}) for s in shapes):
+            md.append(f'| {phase}, sheaves | ' + ' | '.join(
+                f'{s["slab_kB"][phase]["sheaves"] / s["cpus"]:.0f}'
+                if 'sheaves' in s['slab_kB'].get(phase, {}) else '-' for s in shapes) + ' |')
     md += ['', '### Free objects held right after the workload (drained by shrink)', '',
            '| | ' + ' | '.join(cols) + ' |', '|---|' + '---|' * len(cols)]
     rows = [
         ('vanilla drop, kB (SLUB cpu slabs)', lambda s: f'{s["drained_kB"]["vanilla"]:.0f}'),
         ('sleeb drop, kB', lambda s: f'{s["drained_kB"]["sleeb"]:.0f}'),
+        ('sheaves drop, kB (its sheaves and barns)',
+         lambda s: f'{s["drained_kB"]["sheaves"]:.0f}' if 'sheaves' in s['drained_kB'] else '-'),
         ('queues (sleeb less vanilla, per cache), kB', lambda s: f'{s["queues_kB"]:.0f}'),
         ('queues per vCPU, kB', lambda s: f'{s["queues_kB"] / s["cpus"]:.1f}'),
         ('bound, every cache with queues, kB', lambda s: f'{s["bound_kB"]:.0f}'),
@@ -146,7 +161,7 @@ def main():
         sys.exit(f'scale-report: no CPUS-NODES/runs directories in {args.outdir}')
     md = ['# SLEEB scale sweep', '',
           f'- Command: `tools/scale-sweep.sh{" --quick" if args.quick else ""}` ({args.seconds} s)',
-          '- One vanilla and one sleeb boot per shape (CPUS/NODES), single-threaded TCG, '
+          '- One vanilla, one sleeb and (where built) one sheaves boot per shape (CPUS/NODES), single-threaded TCG, '
           '-icount shift=0, seed 1 (2 where seed 1 failed: runs/*.seed1-failed.tap), the model clock with the shape\'s NUMA layout; '
           'sleeb_bench quick (cpus 0-7), workload fork on every cpu, run twice.', '']
     md += md_tables(shapes)

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# How vanilla SLUB and SLEEB scale with the machine: the same short
-# benchmark on guests of several shapes, under the model clock.
+# How vanilla SLUB, SLEEB and upstream's sheaves (Linux 7.x) scale with the
+# machine: the same short benchmark on guests of several shapes, under the
+# model clock.
 #
 #   tools/scale-sweep.sh [--quick] [--build-dir DIR] [--iters N]
 #
 # For each shape CPUS/NODES (4/2, 16/4, 32/8, then 16/2 and 32/4; --quick:
-# the first three), boots vanilla and sleeb (default queues) once each under
+# the first three), boots vanilla, sleeb (default queues) and sheaves
+# (kernel/build.sh sheaves) once each under
 # single-threaded TCG with -icount shift=0, seed 1 (2 if that boot fails) and the model
 # clock (model-clock/model-clock.so with the shape's NUMA layout:
 # vm-images/run-qemu.sh --smp CPUS --nodes NODES), and runs the guest suite
@@ -19,10 +21,11 @@
 # and after draining it through its shrink file).
 #
 # The project's guest kernels have CONFIG_NR_CPUS=8, so this script builds
-# its own vanilla and sleeb kernels with 32: kernel/build.sh run from a copy
-# of kernel/ whose guest.config says so, with its own cache
+# its own vanilla, sleeb and sheaves kernels with 32: kernel/build.sh run
+# from a copy of kernel/ whose guest.config says so, with its own cache
 # ($SLEEB_SCALE_CACHE, default ~/.cache/sleeb-scale; the first run builds
-# both kernels, 10-20 minutes here, later runs reuse them).
+# the kernels, 10-20 minutes each here, later runs reuse them). The 7.x
+# tarball is the project cache's (kernel/build.sh --sheaves-tarball).
 #
 # Every boot holds /tmp/sleeb-guest.lock while it runs (one at a time, so
 # other guest runs can interleave): do not run this script under that lock
@@ -67,16 +70,19 @@ cp -a kernel model-clock "$tree/"
 sed -i "s/^CONFIG_NR_CPUS=.*/CONFIG_NR_CPUS=$max_cpus/" "$tree/kernel/configs/guest.config"
 grep -q "^CONFIG_NR_CPUS=$max_cpus\$" "$tree/kernel/configs/guest.config" ||
 	{ echo "scale-sweep: no CONFIG_NR_CPUS line in kernel/configs/guest.config" >&2; exit 1; }
+# One download of the 7.x source serves both caches.
+SLEEB_SHEAVES_TARBALL=$(kernel/build.sh --sheaves-tarball)
+export SLEEB_SHEAVES_TARBALL
 export SLEEB_CACHE=${SLEEB_SCALE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sleeb-scale}
 echo "scale-sweep: kernels with CONFIG_NR_CPUS=$max_cpus in $SLEEB_CACHE"
-"$tree/kernel/build.sh" vanilla sleeb
+"$tree/kernel/build.sh" vanilla sleeb sheaves
 [ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
 meson compile -C "$build" >/dev/null
 so=$build/model-clock/model-clock.so
 [ -f "$so" ] || { echo "scale-sweep: $so not built (tools/qemu-plugin-api.sh --fetch, then meson setup --reconfigure)" >&2; exit 1; }
 rm -rf "$out"
 mkdir -p "$out/kernels"
-for v in vanilla sleeb; do
+for v in vanilla sleeb sheaves; do
 	cp -a "$("$tree/kernel/build.sh" --out "$v")" "$out/kernels/$v"
 done
 unset SLEEB_CACHE # harness.sh's own kernel/build.sh is not called (--kernel-out)
@@ -86,7 +92,7 @@ for shape in "${shapes[@]}"; do
 	cpus=${shape%/*} nodes=${shape#*/}
 	runs=$out/$cpus-$nodes/runs
 	mkdir -p "$runs"
-	for cfg in vanilla sleeb; do
+	for cfg in vanilla sleeb sheaves; do
 		log=$runs/icount-$cfg-1
 		# Seed 1, and seed 2 when that boot fails: the 32/4 vanilla boot
 		# with seed 1 once panicked in the emulation, twice at the same

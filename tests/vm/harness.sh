@@ -69,8 +69,8 @@ vm-stress) append="preempt=full $append" ;;
 esac
 # QEMU 7.2's multi-threaded TCG can run a stale translation of the int3
 # that text_poke_bp() puts into a jump for a moment while it flips a static
-# key, on a vCPU that executes the site meanwhile: "Oops: int3" (README,
-# "The int3 Oops"). The first debug cache a suite creates (slub_kunit, the
+# key, on a vCPU that executes the site meanwhile: "Oops: int3"
+# (docs/int3-oops.md). The first debug cache a suite creates (slub_kunit, the
 # KUnit suite, the stress) turns slub_debug_enabled on under load. A
 # slab_debug list that names no cache turns it on at boot, before the other
 # cpus run, and gives no cache debug flags. A cmdline with its own

@@ -68,6 +68,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/version.h>
 
 static unsigned int duration_s = 300;
 module_param(duration_s, uint, 0444);
@@ -483,8 +484,13 @@ static int stress_fn(void *arg)
 	if (nr_memcgs)
 		old_memcg = set_active_memcg(memcg[t->id % nr_memcgs]);
 	if (irq_us) {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+		/* 6.13 replaced hrtimer_init() (gone since) by hrtimer_setup(). */
+		hrtimer_setup(&t->timer, stress_irq, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+#else
 		hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		t->timer.function = stress_irq;
+#endif
 		hrtimer_start(&t->timer, ns_to_ktime(irq_us * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED_HARD);
 		hrtimer_init(&t->soft_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_SOFT);
 		t->soft_timer.function = stress_soft;
@@ -725,7 +731,17 @@ static int __init sleeb_stress_init(void)
 		put_task_struct(threads[i].task);
 	}
 	/* Objects freed with kvfree_rcu_mightsleep() go back before the checks. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 3, 0)
+	/*
+	 * kvfree_rcu_barrier() is exported to modules in 6.12, not in 7.3,
+	 * whose kmem_cache_destroy() below waits for the cache's own
+	 * (kvfree_rcu_barrier_on_cache()); the kmalloc objects' batches go
+	 * back after their grace period, which the counters do not wait for.
+	 */
+	rcu_barrier();
+#else
 	kvfree_rcu_barrier();
+#endif
 	kmem_cache_destroy(stress_cache);
 	memcgs_put();
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The int3 question (tools/int3-evidence.sh, README "The int3 Oops"): load
+# The int3 question (tools/int3-evidence.sh, docs/int3-oops.md): load
 # sleeb_keyflip with the key= and flips= given on the kernel command line
 # as sleeb_keyflip.key= and sleeb_keyflip.flips=. An "Oops: int3" while it
 # runs ends the boot; the host reads the answer from the console log.
