@@ -461,6 +461,21 @@ static enum hrtimer_restart stress_soft(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
+/* Arm one of a thread's timers, pinned to this cpu, every irq_us. */
+static void stress_timer_start(struct hrtimer *timer,
+			       enum hrtimer_restart (*fn)(struct hrtimer *),
+			       enum hrtimer_mode mode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	/* 6.13 replaced hrtimer_init() (gone since) by hrtimer_setup(). */
+	hrtimer_setup(timer, fn, CLOCK_MONOTONIC, mode);
+#else
+	hrtimer_init(timer, CLOCK_MONOTONIC, mode);
+	timer->function = fn;
+#endif
+	hrtimer_start(timer, ns_to_ktime(irq_us * NSEC_PER_USEC), mode);
+}
+
 static void drain_inbox(struct stress_thread *t)
 {
 	struct llist_node *list = llist_del_all(&t->inbox);
@@ -484,18 +499,8 @@ static int stress_fn(void *arg)
 	if (nr_memcgs)
 		old_memcg = set_active_memcg(memcg[t->id % nr_memcgs]);
 	if (irq_us) {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-		/* 6.13 replaced hrtimer_init() (gone since) by hrtimer_setup(). */
-		hrtimer_setup(&t->timer, stress_irq, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-#else
-		hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		t->timer.function = stress_irq;
-#endif
-		hrtimer_start(&t->timer, ns_to_ktime(irq_us * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED_HARD);
-		hrtimer_init(&t->soft_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_SOFT);
-		t->soft_timer.function = stress_soft;
-		hrtimer_start(&t->soft_timer, ns_to_ktime(irq_us * NSEC_PER_USEC),
-			      HRTIMER_MODE_REL_PINNED_SOFT);
+		stress_timer_start(&t->timer, stress_irq, HRTIMER_MODE_REL_PINNED_HARD);
+		stress_timer_start(&t->soft_timer, stress_soft, HRTIMER_MODE_REL_PINNED_SOFT);
 	}
 	while (time_before(jiffies, deadline)) {
 		switch (prandom_u32_state(&rnd) % 9) {
