@@ -63,8 +63,10 @@ def main():
     for n, (name, active, total, size, per, pages) in enumerate(caches):
         q, b, s = defaults(size)
         slabs = (total + per - 1) // per if per else 0
+        # The third tunable is SLAB's sharedfactor: the shared queue in batches.
+        factor = -(-s // b) if b else 0
         lines.append("%-17s %6d %6d %6d %4d %4d : tunables %4d %4d %4d : slabdata %6d %6d %6d\n"
-                     % (name, active, total, size, per, pages, q, b, s, slabs, slabs, 0))
+                     % (name, active, total, size, per, pages, q, b, factor, slabs, slabs, 0))
         merged = name.startswith("kmalloc-") and "-cg-" not in name or n % 7 == 0
         d = os.path.join(slab, ":%07d-%d" % (size, n) if merged else name)
         os.makedirs(d)
