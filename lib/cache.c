@@ -211,9 +211,9 @@ static ssize_t read_slabinfo(struct sleeb_reader *rd, const char *path, struct s
 	bool keep;
 
 	if (fd < 0) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = sleeb_root_open_file("/proc/slabinfo", O_RDONLY, err);
 		if (fd < 0)
-			return sleeb_error_set(err, errno, "%s: %s", path, strerror(errno));
+			return fd;
 	}
 	keep = rd->slabinfo_fd >= 0 || (fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC);
 	for (;;) {
@@ -261,39 +261,14 @@ static ssize_t read_slabinfo(struct sleeb_reader *rd, const char *path, struct s
  * a new cache of the same name took its place meanwhile: what we were
  * reading is gone all the same, the new one is for the next snapshot.
  */
-static bool cache_gone(int slabfd, const struct known *k)
+static bool cache_gone(const struct known *k)
 {
 	struct stat st;
+	int r = sleeb_sysfs_stat(k->name, NULL, &st);
 
-	if (fstatat(slabfd, k->name, &st, 0) < 0)
-		return errno == ENOENT;
+	if (r < 0)
+		return r == -ENOENT;
 	return k->ino && (st.st_ino != k->ino || st.st_dev != k->dev);
-}
-
-/*
- * Read <name>/<attr> into rd->attr_buf: open, read, close.  queue_stats is
- * not kept open between reads, unlike /proc/slabinfo: an open sysfs file
- * holds a page-sized seq_file buffer in the kernel (kmalloc-cg-4k) from
- * its first read until it is closed, so one kept file per auto-tuned
- * cache cost 4-5 KiB of unreclaimable slab each (about 1 MiB for the 219
- * kmalloc caches a distribution's kernel has), more than the
- * queues sleebd trims save.  Two system calls per cache and interval are
- * the cheaper price.  Returns the length or -errno.
- */
-static ssize_t read_attr(struct sleeb_reader *rd, int slabfd, const char *name, const char *attr)
-{
-	char rel[SLEEB_CACHE_NAME_MAX + 32];
-	ssize_t n;
-	int fd;
-
-	snprintf(rel, sizeof(rel), "%s/%s", name, attr);
-	fd = openat(slabfd, rel, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* read(), not pread(): a test's fake tree may hand out a FIFO. */
-	n = read_all(fd, false, rd->attr_buf, QUEUE_STATS_MAX);
-	close(fd);
-	return n;
 }
 
 /* An attribute's path for messages: "<root>/sys/kernel/slab/<name>/<attr>". */
@@ -304,25 +279,52 @@ static const char *attr_path(char *buf, size_t len, const char *name, const char
 	return buf;
 }
 
+/*
+ * Read <name>/<attr> into rd->attr_buf: open, read, close.  queue_stats is
+ * not kept open between reads, unlike /proc/slabinfo: an open sysfs file
+ * holds a page-sized seq_file buffer in the kernel (kmalloc-cg-4k) from
+ * its first read until it is closed, so one kept file per auto-tuned
+ * cache cost 4-5 KiB of unreclaimable slab each (about 1 MiB for the 219
+ * kmalloc caches a distribution's kernel has), more than the
+ * queues sleebd trims save.  Two system calls per cache and interval are
+ * the cheaper price.  Resolved inside the root like every sysfs file.
+ * Returns the length, or -errno with "PATH: reason" in @err.
+ */
+static ssize_t read_attr(struct sleeb_reader *rd, const char *name, const char *attr,
+			 struct sleeb_error *err)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	fd = sleeb_sysfs_open(name, attr, O_RDONLY, err);
+	if (fd < 0)
+		return fd;
+	/* read(), not pread(): a test's fake tree may hand out a FIFO. */
+	n = read_all(fd, false, rd->attr_buf, QUEUE_STATS_MAX);
+	close(fd);
+	if (n < 0)
+		return sleeb_error_set(err, (int)-n, "%s: %s", attr_path(path, sizeof(path), name, attr),
+				       strerror((int)-n));
+	return n;
+}
+
 /* 1: the cache is gone (drop it), 0: read, -errno: error in @err. */
-static int load_tunables(struct sleeb_reader *rd, int slabfd, const struct known *k,
-			 struct sleeb_cache *c, struct sleeb_error *err)
+static int load_tunables(struct sleeb_reader *rd, const struct known *k, struct sleeb_cache *c,
+			 struct sleeb_error *err)
 {
 	struct sleeb_tunables t;
-	char path[PATH_MAX];
 
 	for (unsigned i = 0; i < _SLEEB_TUNABLE_MAX; i++) {
 		const char *attr = sleeb_tunable_attr((enum sleeb_tunable)i);
 		uint64_t v;
-		ssize_t n = read_attr(rd, slabfd, c->si.name, attr);
+		ssize_t n = read_attr(rd, c->si.name, attr, err);
 		int r;
 
-		if ((n == -ENOENT || n == -ENODEV) && cache_gone(slabfd, k))
+		if ((n == -ENOENT || n == -ENODEV) && cache_gone(k))
 			return 1;
 		if (n < 0)
-			return sleeb_error_set(err, (int)-n, "%s: %s",
-					       attr_path(path, sizeof(path), c->si.name, attr),
-					       strerror((int)-n));
+			return (int)n;
 		if (n > 0 && rd->attr_buf[n - 1] == '\n')
 			rd->attr_buf[--n] = '\0';
 		r = sleeb_sysfs_parse_value(rd->attr_buf, (size_t)n, &v);
@@ -340,21 +342,23 @@ static int load_tunables(struct sleeb_reader *rd, int slabfd, const struct known
 }
 
 /* The same for queue_stats; a missing one is no error (has_stats false). */
-static int load_stats(struct sleeb_reader *rd, int slabfd, const struct known *k, struct sleeb_cache *c,
+static int load_stats(struct sleeb_reader *rd, const struct known *k, struct sleeb_cache *c,
 		      struct sleeb_error *err)
 {
 	char path[PATH_MAX];
 	ssize_t n;
 	int r;
 
-	n = read_attr(rd, slabfd, c->si.name, "queue_stats");
-	if ((n == -ENOENT || n == -ENODEV) && cache_gone(slabfd, k))
+	n = read_attr(rd, c->si.name, "queue_stats", err);
+	if ((n == -ENOENT || n == -ENODEV) && cache_gone(k))
 		return 1;
-	if (n == -ENOENT)
+	if (n == -ENOENT) {
+		sleeb_error_clear(err);
 		return 0;
-	attr_path(path, sizeof(path), c->si.name, "queue_stats");
+	}
 	if (n < 0)
-		return sleeb_error_set(err, (int)-n, "%s: %s", path, strerror((int)-n));
+		return (int)n;
+	attr_path(path, sizeof(path), c->si.name, "queue_stats");
 	c->stats_usec = now_usec();
 	r = sleeb_queue_stats_parse(rd->attr_buf, (size_t)n, path, &c->stats, err);
 	if (r < 0)
@@ -368,7 +372,7 @@ static int load_stats(struct sleeb_reader *rd, int slabfd, const struct known *k
  * snapshot: its sysfs directory, queue attributes and merged aliases.
  * Kept files of caches known before stay open.
  */
-static int relist(struct sleeb_reader *rd, int slabfd, const struct sleeb_cache_set *set,
+static int relist(struct sleeb_reader *rd, bool has_slab_dir, const struct sleeb_cache_set *set,
 		  struct sleeb_error *err)
 {
 	struct sleeb_sysfs_list list = { 0 };
@@ -377,7 +381,7 @@ static int relist(struct sleeb_reader *rd, int slabfd, const struct sleeb_cache_
 	size_t n = 0;
 	int r;
 
-	r = slabfd < 0 ? -ENOENT : sleeb_sysfs_list_caches(&list, err);
+	r = has_slab_dir ? sleeb_sysfs_list_caches(&list, err) : -ENOENT;
 	if (r < 0 && r != -ENOENT)
 		return r;
 	sleeb_error_clear(err);
@@ -389,7 +393,6 @@ static int relist(struct sleeb_reader *rd, int slabfd, const struct sleeb_cache_
 	for (size_t i = 0; i < set->n; i++) {
 		const char *name = set->caches[i].si.name;
 		struct known *old = known_find(rd, name), *k = &nk[n];
-		char rel[SLEEB_CACHE_NAME_MAX + 32];
 		struct stat st;
 		const char *id = sleeb_sysfs_list_id(&list, name);
 
@@ -425,15 +428,14 @@ static int relist(struct sleeb_reader *rd, int slabfd, const struct sleeb_cache_
 					k->naliases++;
 		if (aliases[0] && !(k->aliases = strdup(aliases)))
 			goto nomem;
-		if (fstatat(slabfd, name, &st, 0) < 0) {
+		if (sleeb_sysfs_stat(name, NULL, &st) < 0) {
 			k->gone = true;  /* listed a moment ago, gone now */
 			continue;
 		}
 		k->dev = st.st_dev;
 		k->ino = st.st_ino;
-		snprintf(rel, sizeof(rel), "%s/cpu_queue_size", name);
-		k->has_queues = faccessat(slabfd, rel, F_OK, 0) == 0;
-		if (!k->has_queues && cache_gone(slabfd, k))
+		k->has_queues = sleeb_sysfs_has_attr(name, "cpu_queue_size");
+		if (!k->has_queues && cache_gone(k))
 			k->gone = true;
 	}
 	sleeb_sysfs_list_free(&list);
@@ -494,14 +496,15 @@ static int alias_pool_fill(struct sleeb_reader *rd, struct sleeb_cache_set *out,
 	return 0;
 }
 
-/* Open <root>/sys/kernel/slab for this load, or -1 if there is none. */
-static int open_slab_dir(void)
+/* Whether <root>/sys/kernel/slab is there (a kernel without SLUB's sysfs has none). */
+static bool has_slab_dir(void)
 {
-	char path[PATH_MAX];
+	int fd = sleeb_root_open(SLEEB_SYSFS_SLAB_DIR, O_PATH | O_DIRECTORY);
 
-	if (sleeb_root_path(path, sizeof(path), SLEEB_SYSFS_SLAB_DIR) < 0)
-		return -1;
-	return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
 }
 
 int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *userdata,
@@ -510,7 +513,8 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 	char path[PATH_MAX];
 	size_t i, kept = 0;
 	ssize_t len;
-	int slabfd = -1, r;
+	bool slab_dir;
+	int r;
 
 	out->n = 0;
 	out->sleeb_kernel = false;
@@ -544,7 +548,7 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 		if (out->caches[i].si.limit)
 			out->sleeb_kernel = true;
 
-	slabfd = open_slab_dir();
+	slab_dir = has_slab_dir();
 	if (out->n > rd->ks_cap) {
 		struct known **ks = reallocarray(rd->ks, out->n, sizeof(*ks));
 
@@ -561,7 +565,7 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 		if (!(rd->ks[i] = known_find(rd, out->caches[i].si.name)))
 			rd->listed = false;
 	if (!rd->listed) {
-		r = relist(rd, slabfd, out, err);
+		r = relist(rd, slab_dir, out, err);
 		if (r < 0)
 			goto fail;
 		for (i = 0; i < out->n; i++)
@@ -596,7 +600,7 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 		if (what & SLEEB_READ_TUNABLES) {
 			struct sleeb_tunables si = slabinfo_tunables(&c->si);
 
-			r = load_tunables(rd, slabfd, k, c, err);
+			r = load_tunables(rd, k, c, err);
 			if (r == 0) {
 				k->has_sysfs_tun = true;
 				k->sysfs_tun = c->tunables;
@@ -604,7 +608,7 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 			}
 		}
 		if (r == 0 && (what & SLEEB_READ_STATS))
-			r = load_stats(rd, slabfd, k, c, err);
+			r = load_stats(rd, k, c, err);
 		if (r < 0)
 			goto fail;
 		if (r > 0)
@@ -629,13 +633,9 @@ int sleeb_reader_load(struct sleeb_reader *rd, sleeb_reader_want_fn want, void *
 			rd->listed = true;  /* the others are still complete */
 			i--;
 		}
-	if (slabfd >= 0)
-		close(slabfd);
 	sleeb_error_clear(err);
 	return out->n > INT_MAX ? INT_MAX : (int)out->n;
 fail:
-	if (slabfd >= 0)
-		close(slabfd);
 	out->n = 0;
 	return r;
 }

@@ -138,9 +138,9 @@ int sleeb_meminfo_read(struct sleeb_meminfo *out, struct sleeb_error *err)
 	if (r < 0)
 		return sleeb_error_set(err, r, "/proc/meminfo: path too long under root %s",
 				       sleeb_root_get());
-	f = fopen(path, "re");
+	f = sleeb_root_fopen("/proc/meminfo", &r, err);
 	if (!f)
-		return sleeb_error_set(err, errno, "%s: %s", path, strerror(errno));
+		return r;
 	r = sleeb_meminfo_parse_file(f, path, out, err);
 	fclose(f);
 	return r;

@@ -298,9 +298,9 @@ int sleeb_slabinfo_read(sleeb_slabinfo_cb cb, void *userdata, struct sleeb_error
 	if (r < 0)
 		return sleeb_error_set(err, r, "/proc/slabinfo: path too long under root %s",
 				       sleeb_root_get());
-	f = fopen(path, "re");
+	f = sleeb_root_fopen("/proc/slabinfo", &r, err);
 	if (!f)
-		return sleeb_error_set(err, errno, "%s: %s", path, strerror(errno));
+		return r;
 	r = sleeb_slabinfo_parse_file(f, path, cb, userdata, err);
 	fclose(f);
 	return r;

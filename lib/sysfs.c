@@ -40,9 +40,9 @@ const char *sleeb_queue_stat_name(enum sleeb_queue_stat s)
 	return queue_stat_names[s];
 }
 
-int sleeb_sysfs_path(char *buf, size_t len, const char *cache, const char *attr)
+/* "sys/kernel/slab/<cache>[/<attr>]", relative to the root. */
+static int sysfs_rel(char *buf, size_t len, const char *cache, const char *attr)
 {
-	char rel[PATH_MAX];
 	int n;
 
 	/* A name is one path component: never let "../x" escape the tree. */
@@ -52,12 +52,45 @@ int sleeb_sysfs_path(char *buf, size_t len, const char *cache, const char *attr)
 	if (attr && (!*attr || strchr(attr, '/')))
 		return -EINVAL;
 	if (attr)
-		n = snprintf(rel, sizeof(rel), SLEEB_SYSFS_SLAB_DIR "/%s/%s", cache, attr);
+		n = snprintf(buf, len, SLEEB_SYSFS_SLAB_DIR "/%s/%s", cache, attr);
 	else
-		n = snprintf(rel, sizeof(rel), SLEEB_SYSFS_SLAB_DIR "/%s", cache);
-	if (n < 0 || (size_t)n >= sizeof(rel))
+		n = snprintf(buf, len, SLEEB_SYSFS_SLAB_DIR "/%s", cache);
+	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
-	return sleeb_root_path(buf, len, rel);
+	return n;
+}
+
+int sleeb_sysfs_path(char *buf, size_t len, const char *cache, const char *attr)
+{
+	char rel[PATH_MAX];
+	int r = sysfs_rel(rel, sizeof(rel), cache, attr);
+
+	return r < 0 ? r : sleeb_root_path(buf, len, rel);
+}
+
+int sleeb_sysfs_open(const char *cache, const char *attr, int flags, struct sleeb_error *err)
+{
+	char rel[PATH_MAX];
+	int r = sysfs_rel(rel, sizeof(rel), cache, attr);
+
+	if (r < 0)
+		return sleeb_error_set(err, r, "%s/%s: invalid name", cache ? cache : "", attr ? attr : "");
+	return sleeb_root_open_file(rel, flags, err);
+}
+
+int sleeb_sysfs_stat(const char *cache, const char *attr, struct stat *st)
+{
+	char rel[PATH_MAX];
+	int fd, r = sysfs_rel(rel, sizeof(rel), cache, attr);
+
+	if (r < 0)
+		return r;
+	fd = sleeb_root_open(rel, O_PATH);
+	if (fd < 0)
+		return fd;
+	r = fstat(fd, st) < 0 ? -errno : 0;
+	close(fd);
+	return r;
 }
 
 int sleeb_sysfs_parse_value(const char *buf, size_t len, uint64_t *ret)
@@ -88,12 +121,16 @@ int sleeb_sysfs_read_string(const char *cache, const char *attr, char *buf, size
 			    struct sleeb_error *err)
 {
 	char path[PATH_MAX];
-	int r;
+	int fd, r;
 
 	r = sleeb_sysfs_path(path, sizeof(path), cache, attr);
 	if (r < 0)
 		return path_error(err, r, cache, attr);
-	r = sleeb_read_small_file(path, buf, len);
+	fd = sleeb_sysfs_open(cache, attr, O_RDONLY, err);
+	if (fd < 0)
+		return fd;
+	r = sleeb_read_small_fd(fd, buf, len);
+	close(fd);
 	if (r < 0)
 		return sleeb_error_set(err, r, "%s: %s", path, strerror(-r));
 	if (r > 0 && buf[r - 1] == '\n')
@@ -120,30 +157,28 @@ int sleeb_sysfs_read_u64(const char *cache, const char *attr, uint64_t *ret,
 int sleeb_sysfs_write_u64(const char *cache, const char *attr, uint64_t value,
 			  struct sleeb_error *err)
 {
-	char dir[PATH_MAX], buf[32];
+	char buf[32];
 	struct stat st;
 	ssize_t n;
-	int dfd, fd, len;
+	int fd, len;
 
-	if (!attr || !*attr || strchr(attr, '/') ||
-	    sleeb_sysfs_path(dir, sizeof(dir), cache, NULL) < 0)
+	if (!attr || !*attr || strchr(attr, '/') || sysfs_rel(buf, sizeof(buf), cache, NULL) == -EINVAL)
 		return path_error(err, -EINVAL, cache, attr);
 	len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)value);
-	/* The cache directory may be a link (merged caches are name links
-	 * to ":0000064"-style directories); an attribute never is. Opening
-	 * the attribute relative to the directory with O_NOFOLLOW keeps a
-	 * link planted under --root from turning root's write into a write
-	 * to any file. No O_TRUNC: sysfs does not need it. */
-	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		goto fail;
-	fd = openat(dfd, attr, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	close(dfd);
+	/* Resolved inside the root (a merged cache's directory is a link,
+	 * which must not lead out of a tree under --root); the attribute
+	 * itself never is a link, nor anything but a regular file, so
+	 * neither a planted link nor a FIFO turns root's write into a write
+	 * elsewhere or a hang. No O_TRUNC: sysfs does not need it. */
+	fd = sleeb_sysfs_open(cache, attr, O_WRONLY | O_NOFOLLOW, err);
+	if (fd == -EBADFD)
+		return fd;
 	if (fd < 0) {
-		if (errno == ELOOP)
+		if (fd == -ELOOP)
 			return sleeb_error_set(err, ELOOP,
 					       "%s: %s: %llu: is a symbolic link, not a sysfs attribute",
 					       cache, attr, (unsigned long long)value);
+		errno = -fd;
 		goto fail;
 	}
 	/* sysfs takes one write(); a short write would be a kernel bug, but
@@ -175,11 +210,9 @@ fail:
 
 bool sleeb_sysfs_has_attr(const char *cache, const char *attr)
 {
-	char path[PATH_MAX];
+	struct stat st;
 
-	if (sleeb_sysfs_path(path, sizeof(path), cache, attr) < 0)
-		return false;
-	return access(path, F_OK) == 0;
+	return sleeb_sysfs_stat(cache, attr, &st) == 0;
 }
 
 bool sleeb_sysfs_kernel_has_queues(void)
@@ -325,9 +358,9 @@ int sleeb_sysfs_list_caches(struct sleeb_sysfs_list *out, struct sleeb_error *er
 	r = sleeb_root_path(path, sizeof(path), SLEEB_SYSFS_SLAB_DIR);
 	if (r < 0)
 		return sleeb_error_set(err, r, "%s: path too long", SLEEB_SYSFS_SLAB_DIR);
-	d = opendir(path);
+	d = sleeb_root_opendir(SLEEB_SYSFS_SLAB_DIR, &r);
 	if (!d)
-		return sleeb_error_set(err, errno, "%s: %s", path, strerror(errno));
+		return sleeb_error_set(err, r, "%s: %s", path, strerror(-r));
 	while ((errno = 0, de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;

@@ -204,15 +204,15 @@ int sleeb_tunables_plan(const struct sleeb_tunables *cur, const struct sleeb_tun
 
 int sleeb_tunables_read(const char *cache, struct sleeb_tunables *out, struct sleeb_error *err)
 {
-	char path[PATH_MAX];
+	struct stat st;
 	unsigned t;
 	int r;
 
-	r = sleeb_sysfs_path(path, sizeof(path), cache, NULL);
-	if (r < 0)
+	r = sleeb_sysfs_stat(cache, NULL, &st);
+	if (r == -EINVAL)
 		return sleeb_error_set(err, r, "%s: invalid cache name", cache);
-	if (access(path, F_OK) < 0)
-		return sleeb_error_set(err, errno, "%s: no such cache (%s)", cache, strerror(errno));
+	if (r < 0)
+		return sleeb_error_set(err, r, "%s: no such cache (%s)", cache, strerror(-r));
 	if (!sleeb_sysfs_has_attr(cache, tunable_attrs[SLEEB_TUNABLE_QUEUE]))
 		return sleeb_error_set(err, EOPNOTSUPP, "%s: %s",
 				       cache, sleeb_sysfs_kernel_has_queues()

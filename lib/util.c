@@ -98,16 +98,13 @@ void sleeb_json_print_list(FILE *f, const char *list)
 	fputc(']', f);
 }
 
-int sleeb_read_small_file(const char *path, char *buf, size_t len)
+int sleeb_read_small_fd(int fd, char *buf, size_t len)
 {
 	size_t total = 0;
-	int fd, r = 0;
+	int r = 0;
 
 	if (len == 0)
 		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	for (;;) {
 		ssize_t n = read(fd, buf + total, len - 1 - total);
 
@@ -132,11 +129,24 @@ int sleeb_read_small_file(const char *path, char *buf, size_t len)
 			break;
 		}
 	}
-	close(fd);
 	if (r < 0)
 		return r;
 	buf[total] = '\0';
 	return (int)total;
+}
+
+int sleeb_read_small_file(const char *path, char *buf, size_t len)
+{
+	int fd, r;
+
+	if (len == 0)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = sleeb_read_small_fd(fd, buf, len);
+	close(fd);
+	return r;
 }
 
 int sleeb_read_lines(FILE *f, const char *fname, sleeb_line_cb cb, void *ctx,

@@ -101,6 +101,10 @@ int main(int argc, char *argv[])
 {
 	size_t i;
 
+#ifdef SLEEBCTL_TEST_HOOKS
+	/* sleebctl-test only: a test's FIFO stands in for a slow /proc/slabinfo. */
+	sleeb_root_allow_fifos = getenv("SLEEB_TEST_ALLOW_FIFOS") != NULL;
+#endif
 	argc = take_root_option(argc, argv);
 	if (argc < 0)
 		return SLEEBCTL_EXIT_USAGE;

@@ -127,6 +127,10 @@ static int run(int argc, char *argv[])
 	if (r <= 0)
 		return r < 0 ? 2 : 0;
 
+#ifdef SLEEBD_TEST_HOOKS
+	/* sleebd-test only: a test's FIFO stands in for a slow queue_stats. */
+	sleeb_root_allow_fifos = getenv("SLEEB_TEST_ALLOW_FIFOS") != NULL;
+#endif
 	r = sleeb_root_set(o.root);
 	if (r < 0)
 		return log_error_errno(r, "--root: %m"), 1;

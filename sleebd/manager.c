@@ -39,14 +39,12 @@ static const char *config_prefix(const Manager *m)
 /* Count of NUMA nodes for the memory estimate; 1 when unknown. */
 static unsigned count_nodes(void)
 {
-	char path[4096];
 	unsigned n = 0;
 	struct dirent *de;
 	DIR *d;
+	int r;
 
-	if (sleeb_root_path(path, sizeof(path), "/sys/devices/system/node") < 0)
-		return 1;
-	d = opendir(path);
+	d = sleeb_root_opendir("/sys/devices/system/node", &r);
 	if (!d)
 		return 1;
 	while ((de = readdir(d)))

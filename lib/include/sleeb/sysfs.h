@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "sleeb/error.h"
 #include "sleeb/slabinfo.h"
@@ -24,6 +25,16 @@
  * "." or "..", -ENAMETOOLONG if it does not fit.
  */
 int sleeb_sysfs_path(char *buf, size_t len, const char *cache, const char *attr);
+
+/*
+ * Open <cache>[/<attr>] resolved inside the root (sleeb_root_open_file():
+ * a regular file, never blocking on a FIFO). Returns the descriptor or
+ * -errno with "PATH: reason" in @err (-EINVAL: invalid name).
+ */
+int sleeb_sysfs_open(const char *cache, const char *attr, int flags, struct sleeb_error *err);
+
+/* fstat() of <cache>[/<attr>], resolved inside the root. 0 or -errno. */
+int sleeb_sysfs_stat(const char *cache, const char *attr, struct stat *st);
 
 /*
  * Parse a sysfs value: a decimal number, optionally followed by white
@@ -45,8 +56,9 @@ int sleeb_sysfs_read_u64(const char *cache, const char *attr, uint64_t *ret,
 			 struct sleeb_error *err);
 
 /*
- * Write "<value>\n" with open(O_WRONLY|O_TRUNC) (O_TRUNC is a no-op on
- * sysfs and makes fake trees behave).  Returns 0 or the kernel's -errno
+ * Write "<value>\n" through sleeb_sysfs_open(O_WRONLY | O_NOFOLLOW).
+ * -ELOOP for an attribute that is a link, -EBADFD for one that is not a
+ * regular file (a FIFO would block).  Otherwise returns 0 or the kernel's -errno
  * from open(), write() or close(), unmodified, so the caller can report
  * exactly what the kernel said (-EINVAL, -EOPNOTSUPP, -EACCES, ...).
  * The message is "cache: attr: value: strerror".

@@ -61,3 +61,6 @@ void sleeb_json_print_list(FILE *f, const char *list);
  * -EFBIG if the file does not fit in @len - 1 bytes.
  */
 int sleeb_read_small_file(const char *path, char *buf, size_t len);
+
+/* The same from an open descriptor (left open). */
+int sleeb_read_small_fd(int fd, char *buf, size_t len);

@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "sleeb/cache.h"
 #include "sleeb/root.h"
 #include "sleeb/sysfs.h"
+#include "sleeb/util.h"
 
 START_TEST(test_paths)
 {
@@ -236,6 +238,152 @@ START_TEST(test_write_refuses_symlink)
 }
 END_TEST
 
+
+/*
+ * A cache directory under --root that is a link out of the tree, with an
+ * absolute target or with ".." past the root, a victim directory with an
+ * attribute behind it; and a merged cache's link in sysfs's own relative
+ * style ("../slab/:0000064"), which must keep working.
+ */
+struct escape {
+	char *root, *victim, *victim_attr;
+};
+
+static void escape_setup(struct escape *e)
+{
+	char target[512], *link;
+
+	e->root = test_copy_tree(SLEEB_TEST_DATA "/fake-sleeb");
+	e->victim = test_mkdtemp();
+	e->victim_attr = test_path(e->victim, "cpu_queue_size");
+	test_write_file(e->victim_attr, "777\n");
+	link = test_path(e->root, "sys/kernel/slab/evil_abs");
+	ck_assert_int_eq(symlink(e->victim, link), 0);
+	free(link);
+	snprintf(target, sizeof(target), "../../../../%s", strrchr(e->victim, '/') + 1);
+	link = test_path(e->root, "sys/kernel/slab/evil_dots");
+	ck_assert_int_eq(symlink(target, link), 0);
+	free(link);
+	link = test_path(e->root, "sys/kernel/slab/kmalloc-64");
+	ck_assert_int_eq(unlink(link), 0);
+	ck_assert_int_eq(symlink("../slab/:0000064", link), 0);
+	free(link);
+	sleeb_root_set(e->root);
+}
+
+static void escape_teardown(struct escape *e)
+{
+	sleeb_root_set(NULL);
+	test_rm_tree(e->root);
+	test_rm_tree(e->victim);
+	free(e->root);
+	free(e->victim);
+	free(e->victim_attr);
+}
+
+static void assert_stays_inside(void)
+{
+	static const char *const links[] = { "evil_abs", "evil_dots" };
+	struct sleeb_error err = { 0 };
+	struct escape e;
+	uint64_t v;
+
+	escape_setup(&e);
+	for (size_t i = 0; i < SLEEB_ELEMENTSOF(links); i++) {
+		/* Resolved inside the tree, the target is not there. */
+		ck_assert_int_eq(sleeb_sysfs_write_u64(links[i], "cpu_queue_size", 5, &err), -ENOENT);
+		ck_assert_int_eq(sleeb_sysfs_read_u64(links[i], "cpu_queue_size", &v, &err), -ENOENT);
+		ck_assert(!sleeb_sysfs_has_attr(links[i], "cpu_queue_size"));
+	}
+	test_assert_file_eq(e.victim_attr, "777\n");
+	/* sysfs's own relative links still lead where they should. */
+	ck_assert_int_eq(sleeb_sysfs_read_u64("kmalloc-64", "cpu_queue_size", &v, &err), 0);
+	ck_assert_uint_eq(v, 120);
+	ck_assert_int_eq(sleeb_sysfs_write_u64("kmalloc-64", "cpu_queue_size", 30, &err), 0);
+	ck_assert_int_eq(sleeb_sysfs_read_u64("ip_mrt_cache", "cpu_queue_size", &v, &err), 0);
+	ck_assert_uint_eq(v, 30);
+	escape_teardown(&e);
+}
+
+START_TEST(test_link_out_of_root)
+{
+	assert_stays_inside();
+}
+END_TEST
+
+static long openat2_enosys(int dirfd, const char *path, struct open_how *how, size_t size)
+{
+	(void)dirfd;
+	(void)path;
+	(void)how;
+	(void)size;
+	errno = ENOSYS;
+	return -1;
+}
+
+/* The same without openat2(2): the component-by-component walk. */
+START_TEST(test_link_out_of_root_without_openat2)
+{
+	long (*saved)(int, const char *, struct open_how *, size_t) = sleeb_root_openat2;
+
+	sleeb_root_openat2 = openat2_enosys;
+	assert_stays_inside();
+	sleeb_root_openat2 = saved;
+}
+END_TEST
+
+/* A snapshot reads no value from outside the tree either. */
+START_TEST(test_snapshot_stays_inside)
+{
+	struct sleeb_cache_set set;
+	struct sleeb_error err = { 0 };
+	struct escape e;
+	char *p;
+
+	escape_setup(&e);
+	/* kmalloc-64 itself leads out now. */
+	p = test_path(e.root, "sys/kernel/slab/kmalloc-64");
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(symlink(e.victim, p), 0);
+	free(p);
+	test_write_file_at(e.victim, "cpu_batch_size", "7\n");
+	test_write_file_at(e.victim, "shared_queue_size", "7\n");
+	test_write_file_at(e.victim, "object_size", "64\n");
+	ck_assert_msg(sleeb_cache_set_load(&set, &err) >= 0, "%s", err.msg);
+	for (size_t i = 0; i < set.n; i++)
+		ck_assert_msg(set.caches[i].tunables.v[SLEEB_TUNABLE_QUEUE] != 777, "%s read from outside the tree",
+			      set.caches[i].si.name);
+	sleeb_cache_set_free(&set);
+	escape_teardown(&e);
+}
+END_TEST
+
+/*
+ * A FIFO planted as an attribute blocks neither a read nor a write
+ * (sysfs attributes are regular files): a precise error instead.
+ */
+START_TEST(test_fifo_attribute_refused)
+{
+	char *root = test_copy_tree(SLEEB_TEST_DATA "/fake-sleeb"), *p, want[512];
+	struct sleeb_error err = { 0 };
+	uint64_t v;
+
+	p = test_path(root, "sys/kernel/slab/dentry/cpu_queue_size");
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(mkfifo(p, 0600), 0);
+	sleeb_root_set(root);
+	snprintf(want, sizeof(want), "%s: not a regular file (a FIFO)", p);
+	ck_assert_int_eq(sleeb_sysfs_read_u64("dentry", "cpu_queue_size", &v, &err), -EBADFD);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_int_eq(sleeb_sysfs_write_u64("dentry", "cpu_queue_size", 5, &err), -EBADFD);
+	ck_assert_str_eq(err.msg, want);
+	sleeb_root_set(NULL);
+	test_rm_tree(root);
+	free(p);
+	free(root);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
 	tcase_add_test(tc, test_paths);
@@ -246,6 +394,10 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_list_and_aliases);
 	tcase_add_test(tc, test_write);
 	tcase_add_test(tc, test_write_refuses_symlink);
+	tcase_add_test(tc, test_link_out_of_root);
+	tcase_add_test(tc, test_link_out_of_root_without_openat2);
+	tcase_add_test(tc, test_snapshot_stays_inside);
+	tcase_add_test(tc, test_fifo_attribute_refused);
 }
 
 int main(void)
