@@ -388,6 +388,18 @@ static void set_monitor_only(Manager *m, bool on)
 		log_notice("SLEEB queue attributes present: tuning enabled");
 }
 
+/*
+ * A cache a uevent found (KOBJ_ADD) may not be in /proc/slabinfo yet: it
+ * is not gone, nor its original, while its sysfs directory is there (its
+ * KOBJ_REMOVE, or a rescan without the directory, drops it).
+ */
+static bool still_in_sysfs(const struct cache *c)
+{
+	struct stat st;
+
+	return c->has_queues && sleeb_sysfs_stat(c->id, NULL, &st) == 0;
+}
+
 /* The static policy for every cache of m->snap (all) or the new ones. */
 static int apply_policy_snap(Manager *m, bool all, const char *reason)
 {
@@ -428,7 +440,7 @@ static int apply_policy_snap(Manager *m, bool all, const char *reason)
 	for (size_t i = m->n_caches; i > 0; i--) {
 		struct cache *c = &m->caches[i - 1];
 
-		if (c->seen)
+		if (c->seen || still_in_sysfs(c))
 			continue;
 		log_debug("%s: cache destroyed", c->name);
 		if (!m->opts.dry_run && sleeb_state_forget(&m->state, c->id) > 0)
