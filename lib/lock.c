@@ -9,8 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <sys/file.h>
-#include <sys/socket.h>
-#include <sys/un.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -71,82 +70,90 @@ static int write_holder(int fd, const char *who)
 int (*sleeb_lock_flock)(int fd, int op) = flock;
 
 /*
- * A kernel built without CONFIG_FILE_LOCKING (tinyconfig, the test guests
- * of some projects) fails flock() with ENOSYS. There an abstract unix
- * socket named after the lock file stands in: only one process can bind
- * a name, and the name is free again when the holder's descriptor closes,
- * at exit too, as with the flock. Returns the bound socket, -EWOULDBLOCK
- * while another process holds it, or another -errno.
+ * Only the lock's owner may be able to open the file: flock() works on a
+ * read-only descriptor, so a file others can read would let any user
+ * hold the lock and keep sleebd from starting; and only its owner (or
+ * root) may write to its directory, where others could put a file of
+ * their own in its place. 0 or -EPERM with what is wrong in @err.
  */
-static int socket_lock(const char *path)
+static int check_private(int dirfd, int fd, const char *path, struct sleeb_error *err)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char real[PATH_MAX];
-	uint64_t h = UINT64_C(14695981039346656037);
-	socklen_t len;
-	int fd, r;
+	struct stat dst, st;
 
-	if (!realpath(path, real))
-		return -errno;
-	/* FNV-1a of the resolved path: a fixed-length name for any path. */
-	for (const char *c = real; *c; c++)
-		h = (h ^ (unsigned char) *c) * UINT64_C(1099511628211);
-	r = snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, "sleeb-lock-%016llx", (unsigned long long) h);
-	len = (socklen_t) (offsetof(struct sockaddr_un, sun_path) + 1 + (size_t) r);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *) &sa, len) < 0) {
-		r = errno == EADDRINUSE ? -EWOULDBLOCK : -errno;
+	if (fstat(dirfd, &dst) < 0 || fstat(fd, &st) < 0)
+		return sleeb_error_set(err, errno, "%s: %s", path, strerror(errno));
+	if ((dst.st_uid != geteuid() && dst.st_uid != 0) || (dst.st_mode & (S_IWGRP | S_IWOTH)))
+		return sleeb_error_set(err, EPERM,
+				       "%s: its directory has mode %04o: other users may replace the lock file; make it 0755",
+				       path, (unsigned) (dst.st_mode & 07777));
+	if (st.st_uid != geteuid())
+		return sleeb_error_set(err, EPERM, "%s: owned by uid %u, not %u: that user can hold the lock; remove it",
+				       path, (unsigned) st.st_uid, (unsigned) geteuid());
+	if (!S_ISREG(st.st_mode))
+		return sleeb_error_set(err, EPERM, "%s: not a regular file; remove it", path);
+	if (st.st_mode & (S_IRWXG | S_IRWXO))
+		return sleeb_error_set(err, EPERM,
+				       "%s: mode %04o lets other users open it, and so hold the lock; remove it (or chmod 0600 it)",
+				       path, (unsigned) (st.st_mode & 07777));
+	return 0;
+}
+
+/* The lock file, created 0600 if missing, in a directory only its owner
+ * writes to. Returns the descriptor or -errno (message in @err). */
+static int open_lock_file(const char *path, struct sleeb_error *err)
+{
+	char dir[PATH_MAX];
+	const char *base = strrchr(path, '/');
+	int dirfd, fd, r;
+
+	if (base && (size_t) (base - path) >= sizeof(dir))
+		return sleeb_error_set(err, ENAMETOOLONG, "%s: path too long", path);
+	snprintf(dir, sizeof(dir), "%.*s", base ? (int) (base == path ? 1 : base - path) : 1, base ? path : ".");
+	base = base ? base + 1 : path;
+	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return sleeb_error_set(err, errno, "%s: %s", path, strerror(errno));
+	fd = openat(dirfd, base, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		r = sleeb_error_set(err, errno, "%s: %s", path, strerror(errno));
+		close(dirfd);
+		return r;
+	}
+	r = check_private(dirfd, fd, path, err);
+	close(dirfd);
+	if (r < 0) {
 		close(fd);
 		return r;
 	}
 	return fd;
 }
 
-/* One attempt: 0 (fd now holds the lock, or *sock does) or -errno. */
-static int try_lock(int fd, const char *path, bool *no_flock, int *sock)
-{
-	int r;
-
-	if (!*no_flock) {
-		if (sleeb_lock_flock(fd, LOCK_EX | LOCK_NB) == 0)
-			return 0;
-		if (errno != ENOSYS)
-			return -errno;
-		*no_flock = true;
-	}
-	r = socket_lock(path);
-	if (r < 0)
-		return r;
-	*sock = r;
-	return 0;
-}
-
 int sleeb_lock_take(const char *path, const char *who, uint64_t wait_usec, struct sleeb_lock_holder *holder,
 		    struct sleeb_error *err)
 {
 	uint64_t start = now_usec();
-	bool writable = true, no_flock = false;
-	int fd, r, sock = -1;
+	int fd, r;
 
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0 && (errno == EACCES || errno == EROFS)) {
-		/* flock() works on a read-only file too; the line is then
-		 * the previous holder's, which is only ever read while locked. */
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-		writable = false;
-	}
+	fd = open_lock_file(path, err);
 	if (fd < 0)
-		return sleeb_error_set(err, errno, "%s: %s", path, strerror(errno));
-
-	while ((r = try_lock(fd, path, &no_flock, &sock)) < 0) {
+		return fd;
+	while (sleeb_lock_flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		r = -errno;
 		if (r == -EINTR)
 			continue;
-		if (r != -EWOULDBLOCK) {
-			r = sleeb_error_set(err, -r, "%s: cannot lock: %s", path, strerror(-r));
+		if (r == -ENOSYS) {
+			/* An abstract socket stood in once; but its names are per
+			 * network namespace, and sleebd.service has a namespace
+			 * of its own (PrivateNetwork=yes): sleebctl took the
+			 * "same" lock beside the daemon. No lock is better said. */
 			close(fd);
-			return r;
+			return sleeb_error_set(err, ENOSYS,
+					       "%s: cannot lock: this kernel has no file locking (CONFIG_FILE_LOCKING), which the writers' lock needs",
+					       path);
+		}
+		if (r != -EWOULDBLOCK) {
+			close(fd);
+			return sleeb_error_set(err, -r, "%s: cannot lock: %s", path, strerror(-r));
 		}
 		read_holder(fd, holder);
 		if (sleeb_lock_holder_is_daemon(holder) || now_usec() - start >= wait_usec) {
@@ -156,18 +163,10 @@ int sleeb_lock_take(const char *path, const char *who, uint64_t wait_usec, struc
 		}
 		usleep(LOCK_RETRY_USEC);
 	}
-	if (writable) {
-		r = write_holder(fd, who);
-		if (r < 0) {
-			close(fd);
-			if (sock >= 0)
-				close(sock);
-			return sleeb_error_set(err, r, "%s: %s", path, strerror(-r));
-		}
-	}
-	if (sock >= 0) {
+	r = write_holder(fd, who);
+	if (r < 0) {
 		close(fd);
-		fd = sock;
+		return sleeb_error_set(err, r, "%s: %s", path, strerror(-r));
 	}
 	return fd;
 }

@@ -8,8 +8,12 @@
  * and `sleebctl set` while they read, plan and write. So two of them never
  * plan from values the other is changing, and never both rewrite the
  * state file. The file says who holds it, one line: "<pid> <who>".
- * On a kernel without file locking (flock() fails with ENOSYS) an
- * abstract unix socket named after the file's resolved path is the lock.
+ * The file is its owner's alone (0600, in a directory nobody else may
+ * write to): flock() works on a read-only descriptor, so a file others
+ * could open would let any user hold the lock and keep sleebd from
+ * starting. A kernel without file locking (flock() fails with ENOSYS)
+ * has no lock: an abstract unix socket would be per network namespace,
+ * and sleebd.service has one of its own (PrivateNetwork=yes).
  */
 
 #include <stdbool.h>
@@ -33,12 +37,14 @@ struct sleeb_lock_holder {
 bool sleeb_lock_holder_is_daemon(const struct sleeb_lock_holder *h);
 
 /*
- * Takes the lock at path (the file is created, mode 0644, if missing; its
+ * Takes the lock at path (the file is created, mode 0600, if missing; its
  * directory must exist) for who, waiting up to wait_usec while another
  * process holds it, but not for a daemon. Returns the descriptor that
  * holds the lock (close it to let go), -EBUSY with holder filled in when
- * a daemon holds it or the wait ran out, or another -errno (-ENOENT: no
- * such directory) with "path: reason" in err.
+ * a daemon holds it or the wait ran out, -EPERM for a file owned by
+ * another user or with group or other permission bits, or a directory
+ * others may write to, -ENOSYS without file locking, or another -errno
+ * (-ENOENT: no such directory) with "path: reason" in err.
  */
 int sleeb_lock_take(const char *path, const char *who, uint64_t wait_usec, struct sleeb_lock_holder *holder,
 		    struct sleeb_error *err);

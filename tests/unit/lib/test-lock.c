@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,13 +65,6 @@ static int flock_enosys(int fd, int op)
 	return -1;
 }
 
-/* Loop tests run twice: with flock(), then on a kernel without it. */
-static void pick_lock(int i)
-{
-	if (i == 1)
-		sleeb_lock_flock = flock_enosys;
-}
-
 START_TEST(test_take_and_holder)
 {
 	char *dir = test_mkdtemp(), *path = test_path(dir, "lock"), want[64], *text;
@@ -78,7 +72,6 @@ START_TEST(test_take_and_holder)
 	struct sleeb_error err = { 0 };
 	int fd, fd2;
 
-	pick_lock(_i);
 	fd = sleeb_lock_take(path, SLEEB_LOCK_SET, 0, &h, &err);
 	ck_assert_msg(fd >= 0, "%d %s", fd, err.msg);
 	snprintf(want, sizeof(want), "%ld " SLEEB_LOCK_SET "\n", (long) getpid());
@@ -117,7 +110,6 @@ START_TEST(test_wait)
 	pid_t pid;
 	int fd;
 
-	pick_lock(_i);
 	pid = holder_child(path, SLEEB_LOCK_ONCE, 300);
 	t0 = now_ms();
 	fd = sleeb_lock_take(path, SLEEB_LOCK_SET, 5000000, &h, &err);
@@ -171,11 +163,111 @@ START_TEST(test_errors)
 }
 END_TEST
 
+
+/* The lock file is root's alone: 0600, owned by whoever takes the lock. */
+START_TEST(test_created_private)
+{
+	char *dir = test_mkdtemp(), *path = test_path(dir, "lock");
+	struct sleeb_lock_holder h;
+	struct sleeb_error err = { 0 };
+	struct stat st;
+	int fd;
+
+	fd = sleeb_lock_take(path, SLEEB_LOCK_DAEMON, 0, &h, &err);
+	ck_assert_msg(fd >= 0, "%d %s", fd, err.msg);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0600);
+	ck_assert_uint_eq(st.st_uid, geteuid());
+	close(fd);
+	test_rm_tree(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+/*
+ * flock() works on a read-only descriptor: a lock file others may open
+ * would let any user hold the lock and keep sleebd from starting. Such a
+ * file is refused, with what is wrong and what to do.
+ */
+START_TEST(test_refuses_loose_file)
+{
+	char *dir = test_mkdtemp(), *path = test_path(dir, "lock"), want[512];
+	struct sleeb_lock_holder h;
+	struct sleeb_error err = { 0 };
+
+	test_write_file(path, "");
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	ck_assert_int_eq(sleeb_lock_take(path, SLEEB_LOCK_DAEMON, 0, &h, &err), -EPERM);
+	snprintf(want, sizeof(want),
+		 "%s: mode 0644 lets other users open it, and so hold the lock; remove it (or chmod 0600 it)",
+		 path);
+	ck_assert_str_eq(err.msg, want);
+
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chmod(path, 0600), 0);
+		ck_assert_int_eq(chown(path, 65534, 65534), 0);
+		ck_assert_int_eq(sleeb_lock_take(path, SLEEB_LOCK_DAEMON, 0, &h, &err), -EPERM);
+		snprintf(want, sizeof(want), "%s: owned by uid 65534, not %u: that user can hold the lock; remove it",
+			 path, (unsigned) geteuid());
+		ck_assert_str_eq(err.msg, want);
+	}
+	test_rm_tree(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+/* A directory others may write to lets them put their own file there. */
+START_TEST(test_refuses_open_directory)
+{
+	char *dir = test_mkdtemp(), *path = test_path(dir, "lock"), want[512];
+	struct sleeb_lock_holder h;
+	struct sleeb_error err = { 0 };
+
+	ck_assert_int_eq(chmod(dir, 01777), 0);
+	ck_assert_int_eq(sleeb_lock_take(path, SLEEB_LOCK_DAEMON, 0, &h, &err), -EPERM);
+	snprintf(want, sizeof(want),
+		 "%s: its directory has mode 1777: other users may replace the lock file; make it 0755", path);
+	ck_assert_str_eq(err.msg, want);
+	test_rm_tree(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Without file locking there is no lock: an abstract socket stood in
+ * once, but it is per network namespace, and sleebd.service has one of
+ * its own (PrivateNetwork=yes), so sleebctl would take it too.
+ */
+START_TEST(test_no_file_locking)
+{
+	char *dir = test_mkdtemp(), *path = test_path(dir, "lock"), want[512];
+	struct sleeb_lock_holder h;
+	struct sleeb_error err = { 0 };
+
+	sleeb_lock_flock = flock_enosys;
+	ck_assert_int_eq(sleeb_lock_take(path, SLEEB_LOCK_DAEMON, 0, &h, &err), -ENOSYS);
+	snprintf(want, sizeof(want),
+		 "%s: cannot lock: this kernel has no file locking (CONFIG_FILE_LOCKING), which the writers' lock needs",
+		 path);
+	ck_assert_str_eq(err.msg, want);
+	test_rm_tree(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
-	tcase_add_loop_test(tc, test_take_and_holder, 0, 2);
-	tcase_add_loop_test(tc, test_wait, 0, 2);
+	tcase_add_test(tc, test_take_and_holder);
+	tcase_add_test(tc, test_wait);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_created_private);
+	tcase_add_test(tc, test_refuses_loose_file);
+	tcase_add_test(tc, test_refuses_open_directory);
+	tcase_add_test(tc, test_no_file_locking);
 }
 
 int main(void)
