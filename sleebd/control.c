@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "control-accept.h"
 #include "control-peer.h"
 #include "control.h"
 #include "log.h"
@@ -302,40 +303,40 @@ static void accept_backoff(struct control_server *srv, int error)
 	(void) sd_event_source_set_enabled(m->control_source, SD_EVENT_OFF);
 }
 
+/* A client just accepted: checked, then served or told why not. */
+static void serve_connection(void *userdata, int c)
+{
+	struct control_server *srv = userdata;
+	char why[128];
+
+	/* The credentials are those of connect(): check them before
+	 * reading a byte, so that nobody but root can hold a slot. */
+	if (!control_peer_allowed(c, why, sizeof(why))) {
+		if (log_ratelimit(srv))
+			log_notice("control: refused client (%s): root only", why);
+		send_and_close(c, "ERROR " SLEEB_CONTROL_ROOT_ONLY "\n");
+		return;
+	}
+	if (srv->n_clients >= CONTROL_CLIENTS_MAX) {
+		if (log_ratelimit(srv))
+			log_warning("control: %d clients connected already; refused one more", CONTROL_CLIENTS_MAX);
+		send_and_close(c, "ERROR busy: " XSTRINGIFY(CONTROL_CLIENTS_MAX)
+				  " clients connected already, try again\n");
+		return;
+	}
+	client_new(srv, c);
+}
+
 static int on_connection(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
 	struct control_server *srv = userdata;
+	int r;
 
 	(void) s;
 	(void) revents;
-	for (;;) {
-		char why[128];
-		int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-
-		if (c < 0) {
-			if (errno == EINTR || errno == ECONNABORTED)
-				continue;
-			if (errno != EAGAIN)
-				accept_backoff(srv, errno);
-			break;
-		}
-		/* The credentials are those of connect(): check them before
-		 * reading a byte, so that nobody but root can hold a slot. */
-		if (!control_peer_allowed(c, why, sizeof(why))) {
-			if (log_ratelimit(srv))
-				log_notice("control: refused client (%s): root only", why);
-			send_and_close(c, "ERROR " SLEEB_CONTROL_ROOT_ONLY "\n");
-			continue;
-		}
-		if (srv->n_clients >= CONTROL_CLIENTS_MAX) {
-			if (log_ratelimit(srv))
-				log_warning("control: %d clients connected already; refused one more", CONTROL_CLIENTS_MAX);
-			send_and_close(c, "ERROR busy: " XSTRINGIFY(CONTROL_CLIENTS_MAX)
-					  " clients connected already, try again\n");
-			continue;
-		}
-		client_new(srv, c);
-	}
+	r = control_accept_some(fd, serve_connection, srv);
+	if (r < 0)
+		accept_backoff(srv, -r);
 	return 0;
 }
 
