@@ -326,11 +326,16 @@ enum {
 	OPT_WARN_GROWTH, OPT_CRIT_GROWTH, OPT_WARN_THRASH, OPT_CRIT_THRASH,
 };
 
-/* The sampling alone must fit in the timeout, or the check cannot answer. */
+/* The sampling alone must fit in the timeout, or the check cannot answer.
+ * Saturating: past 2^64 us the product wrapped round to a sampling that
+ * "fitted" in any timeout, and the check slept for ages instead. */
 static int check_timeout_fits(const struct check_options *o)
 {
 	char iv[32], total[32];
-	uint64_t sampling = (o->samples - 1) * o->interval_usec;
+	uint64_t sampling;
+
+	if (__builtin_mul_overflow((uint64_t)(o->samples - 1), o->interval_usec, &sampling))
+		sampling = UINT64_MAX;
 
 	if (!o->timeout_sec || sampling < (uint64_t)o->timeout_sec * SLEEB_USEC_PER_SEC)
 		return 0;

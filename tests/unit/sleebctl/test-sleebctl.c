@@ -691,6 +691,14 @@ START_TEST(test_check_timeout)
 	assert_contains(r.out, "SLEEB UNKNOWN - --timeout 2 s is too short for --samples 3 --interval 1s (2s of sampling)\n");
 	result_free(&r);
 
+	/* (samples - 1) x interval past 2^64 us wrapped to 0 s of sampling,
+	 * which "fitted" in any timeout: the check then slept for ages. */
+	r = run("--root", SLEEB, "check", "--samples", "3", "--interval", "9223372036854775808us", "--timeout", "1",
+		NULL);
+	ck_assert_int_eq(r.status, 3);
+	assert_contains(r.out, "SLEEB UNKNOWN - --timeout 1 s is too short for --samples 3 --interval ");
+	result_free(&r);
+
 	r = run("--root", SLEEB, "check", "--timeout", "0", NULL);
 	ck_assert_int_eq(r.status, 3);
 	assert_contains(r.out, "SLEEB UNKNOWN - --timeout: '0': need 1..86400 seconds\n");
