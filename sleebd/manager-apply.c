@@ -478,37 +478,117 @@ int manager_rescan(Manager *m)
  * its names, symlinks to the id that the kernel creates right after
  * sending the uevent. Finds them (the first as the name, the others as
  * aliases; the plan tries all of them in one order, so the section is the
- * one a rescan would choose), waiting a few milliseconds for the first
- * link. Returns 0, or -ENOENT (the rescan will find the cache).
+ * one a rescan would choose) in one listing. Returns 0, or -ENOENT (no
+ * link yet).
  */
 static int names_for_sysfs_id(const char *id, struct sleeb_cache *ret, char *aliases, size_t size)
 {
-	for (int attempt = 0; attempt < 20; attempt++) {
-		struct sleeb_sysfs_list list;
-		struct sleeb_error err = { 0 };
-		bool found = false;
+	struct sleeb_sysfs_list list;
+	struct sleeb_error err = { 0 };
+	bool found = false;
 
-		if (sleeb_sysfs_list_caches(&list, &err) >= 0) {
-			for (size_t i = 0; i < list.n && !found; i++) {
-				const struct sleeb_sysfs_entry *e = &list.entries[i];
+	if (sleeb_sysfs_list_caches(&list, &err) < 0)
+		return -ENOENT;
+	for (size_t i = 0; i < list.n && !found; i++) {
+		const struct sleeb_sysfs_entry *e = &list.entries[i];
 
-				if (e->is_link && e->name[0] != ':' && strcmp(e->id, id) == 0) {
-					snprintf(ret->si.name, sizeof(ret->si.name), "%s", e->name);
-					ret->naliases = sleeb_sysfs_list_aliases(&list, e->name, aliases, size);
-					ret->aliases = aliases;
-					found = true;
-				}
-			}
-			sleeb_sysfs_list_free(&list);
+		if (e->is_link && e->name[0] != ':' && strcmp(e->id, id) == 0) {
+			snprintf(ret->si.name, sizeof(ret->si.name), "%s", e->name);
+			ret->naliases = sleeb_sysfs_list_aliases(&list, e->name, aliases, size);
+			ret->aliases = aliases;
+			found = true;
 		}
-		if (found)
-			return 0;
-		(void) usleep(1000);
 	}
-	return -ENOENT;
+	sleeb_sysfs_list_free(&list);
+	return found ? 0 : -ENOENT;
 }
 
-int manager_apply_cache(Manager *m, const char *id, const char *reason)
+/*
+ * A merged cache whose names are not linked yet is looked for again from
+ * a timer, never by sleeping in the event loop (which once listed the
+ * whole slab directory up to 20 times, a millisecond apart, per uevent):
+ * after 1, 2, 4 ... 512 ms, about a second in all, then the rescan finds
+ * it by its /proc/slabinfo name.
+ */
+#define NAME_RETRY_FIRST_USEC 1000
+#define NAME_RETRY_MAX 10
+
+struct name_retry {
+	Manager *m;
+	struct name_retry *next;
+	sd_event_source *timer;
+	unsigned attempt;
+	char id[SLEEB_CACHE_NAME_MAX];
+};
+
+static void name_retry_free(struct name_retry *nr)
+{
+	struct name_retry **p = &nr->m->name_retries;
+
+	while (*p != nr)
+		p = &(*p)->next;
+	*p = nr->next;
+	sd_event_source_disable_unref(nr->timer);
+	free(nr);
+}
+
+void manager_name_retries_free(Manager *m)
+{
+	while (m->name_retries)
+		name_retry_free(m->name_retries);
+}
+
+static int apply_from_sysfs(Manager *m, const char *id, const char *reason);
+
+static int on_name_retry(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct name_retry *nr = userdata;
+
+	(void) usec;
+	if (apply_from_sysfs(nr->m, nr->id, "new cache (uevent)") != 1) {
+		name_retry_free(nr);
+		return 0;
+	}
+	if (++nr->attempt >= NAME_RETRY_MAX) {
+		log_debug("%s: no cache name links to it yet; leaving it to the rescan", nr->id);
+		name_retry_free(nr);
+		return 0;
+	}
+	if (sd_event_source_set_time_relative(s, (uint64_t) NAME_RETRY_FIRST_USEC << nr->attempt) < 0 ||
+	    sd_event_source_set_enabled(s, SD_EVENT_ONESHOT) < 0)
+		name_retry_free(nr);
+	return 0;
+}
+
+/* Looks for @id's names again later (once per id); 0 or -errno. */
+static int name_retry_add(Manager *m, const char *id)
+{
+	struct name_retry *nr;
+	int r;
+
+	for (nr = m->name_retries; nr; nr = nr->next)
+		if (strcmp(nr->id, id) == 0)
+			return 0;
+	nr = calloc(1, sizeof(*nr));
+	if (!nr)
+		return -ENOMEM;
+	nr->m = m;
+	snprintf(nr->id, sizeof(nr->id), "%s", id);
+	r = sd_event_add_time_relative(m->event, &nr->timer, CLOCK_MONOTONIC, NAME_RETRY_FIRST_USEC, 0,
+				       on_name_retry, nr);
+	if (r < 0) {
+		free(nr);
+		return r;
+	}
+	(void) sd_event_source_set_description(nr->timer, "uevent-names");
+	nr->next = m->name_retries;
+	m->name_retries = nr;
+	return 0;
+}
+
+/* The policy for one cache, from sysfs alone. 1: a merged cache whose
+ * names are not linked yet. */
+static int apply_from_sysfs(Manager *m, const char *id, const char *reason)
 {
 	struct sleeb_error err = { 0 };
 	struct sleeb_cache one;
@@ -527,10 +607,8 @@ int manager_apply_cache(Manager *m, const char *id, const char *reason)
 	one.aliases = "";
 	snprintf(one.id, sizeof(one.id), "%s", id);
 	if (id[0] == ':') {
-		if (names_for_sysfs_id(id, &one, aliases, sizeof(aliases)) < 0) {
-			log_debug("%s: no cache name links to it yet; leaving it to the rescan", id);
-			return 0;
-		}
+		if (names_for_sysfs_id(id, &one, aliases, sizeof(aliases)) < 0)
+			return 1;
 		log_debug("uevent for %s: the cache is %s", id, one.si.name);
 	} else
 		snprintf(one.si.name, sizeof(one.si.name), "%s", id);
@@ -560,9 +638,27 @@ int manager_apply_cache(Manager *m, const char *id, const char *reason)
 	return cache_apply_policy(m, c, &one, reason);
 }
 
+int manager_apply_cache(Manager *m, const char *id, const char *reason)
+{
+	int r = apply_from_sysfs(m, id, reason);
+
+	if (r != 1)
+		return r;
+	log_debug("%s: no cache name links to it yet; looking again from a timer", id);
+	r = name_retry_add(m, id);
+	return r < 0 ? log_error_errno(r, "%s: cannot look for its names later: %m", id) : 0;
+}
+
 void manager_drop_cache(Manager *m, const char *id)
 {
 	struct cache *c = cache_find(m, id);
+
+	/* Removed before its names came: nothing to look for. */
+	for (struct name_retry *nr = m->name_retries; nr; nr = nr->next)
+		if (strcmp(nr->id, id) == 0) {
+			name_retry_free(nr);
+			break;
+		}
 
 	if (!m->opts.dry_run && sleeb_state_forget(&m->state, id) > 0)
 		state_commit(m);

@@ -90,6 +90,7 @@ Manager *manager_free(Manager *m)
 		return NULL;
 	control_close(m);
 	uevent_listener_free(m->uevent);
+	manager_name_retries_free(m);
 	sd_event_source_disable_unref(m->timer);
 	sd_event_unref(m->event);
 	sleeb_policy_done(&m->policy);

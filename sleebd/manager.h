@@ -22,6 +22,7 @@
 #include "sleeb/tunables.h"
 
 struct uevent_listener;
+struct name_retry;
 
 /*
  * What sleebd remembers about one kmem_cache between intervals: its
@@ -111,6 +112,7 @@ typedef struct Manager {
 	sd_event_source *timer;
 	sd_event_source *control_source;
 	struct uevent_listener *uevent;
+	struct name_retry *name_retries; /* merged caches waiting for their names */
 
 	struct options opts;
 	char *state_path;
@@ -207,6 +209,9 @@ int manager_apply_policy(Manager *m, bool all, const char *reason);
 
 /* Applies the policy to one cache by its sysfs directory (uevent KOBJ_ADD). */
 int manager_apply_cache(Manager *m, const char *id, const char *reason);
+
+/* Stops looking for the names of merged caches (manager_apply_cache()). */
+void manager_name_retries_free(Manager *m);
 
 /* Forgets a cache by its sysfs directory (uevent KOBJ_REMOVE). */
 void manager_drop_cache(Manager *m, const char *id);

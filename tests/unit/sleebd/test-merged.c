@@ -124,6 +124,36 @@ START_TEST(test_uevent_then_rescan_rollback)
 }
 END_TEST
 
+/*
+ * The names of a merged cache are linked after its uevent, and may come
+ * late: sleebd looks for them again from a timer (for about a second)
+ * instead of listing the slab directory in a loop of sleeps inside the
+ * event loop, which gave up after 20 ms and left a cache that
+ * /proc/slabinfo does not show yet untuned. Meanwhile the loop answers.
+ */
+START_TEST(test_uevent_names_linked_late)
+{
+	char dir[256], link[256], out[4096];
+	pid_t pid;
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-merged.conf",
+	       "[Cache]\nMatch=zzz_cache aaa_cache\nCpuQueueSize=256\nCpuBatchSize=64\nSharedQueueSize=512\n");
+	pid = start();
+	test_fake_slab_dir(root, ID, 72, (const unsigned[3]) { 120, 60, 480 });
+	send_uevent("add", ID);
+	usleep(300000);
+	control("STATUS", 0, out, sizeof(out));
+	ck_assert_msg(strncmp(out, "OK\n", 3) == 0, "no status while looking for the names: %s", out);
+	snprintf(dir, sizeof(dir), "%s", ID);
+	snprintf(link, sizeof(link), "%s/sys/kernel/slab/zzz_cache", root);
+	ck_assert_int_eq(symlink(dir, link), 0);
+	ck_assert_msg(wait_tunables(ID, 256, 64, 512), ID " not tuned once its name came: %d/%d/%d",
+		      attr(ID, "cpu_queue_size"), attr(ID, "cpu_batch_size"), attr(ID, "shared_queue_size"));
+	stop(pid);
+}
+END_TEST
+
 /* The same the other way round: the rescan first, then a (late) uevent. */
 START_TEST(test_rescan_then_uevent_rollback)
 {
@@ -207,6 +237,7 @@ static void add_tests(TCase *tc)
 {
 	tcase_add_test(tc, test_merged_static_not_reread);
 	tcase_add_test(tc, test_uevent_then_rescan_rollback);
+	tcase_add_test(tc, test_uevent_names_linked_late);
 	tcase_add_test(tc, test_rescan_then_uevent_rollback);
 	tcase_add_test(tc, test_state_v1_by_name);
 }
