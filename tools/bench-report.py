@@ -530,7 +530,7 @@ def resize_table(records):
         pct = d / c * 100 if c else 0.0
         return f'{d / n:.1f} ({pct:.2f}%)', pct
 
-    lines = ['| part | figure | sleeb | resize | sleeb/resize | resizes | '
+    lines = ['| part | figure | sleeb | resize | sleeb/resize | resizes (one per cache per round) | '
              'drained per grow/keep resize (% of capacity) | drained per shrink resize (% of capacity) |',
              '|---|---|---|---|---|---|---|---|']
     costs, grows = [], []
