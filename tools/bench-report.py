@@ -170,6 +170,13 @@ def parse_runs(runs_dir, problems):
                     # cache's queues (queue_stats delta of one counter).
                     records.append(dict(base, kind='wprof', test='work-' + w[1], cache=w[2],
                                         n=0, rep=0, metric=w[3], value=float(w[4])))
+                elif w[0] == 'resize' and len(w) == 6:
+                    # bench/resize.lib: one measured part's resizes of one
+                    # kind (grow: grows or keeps every size; shrink), with
+                    # what they drained and the queues' capacity before each.
+                    records.append(dict(base, kind='resize', test=w[1], cache=w[2], n=0, rep=0,
+                                        metric='resizes', value=float(w[3]),
+                                        drained=int(w[4]), capacity=int(w[5])))
                 elif w[0] == 'at' and len(w) == 3:
                     records.append(dict(base, kind='at', test=w[1], cache='-', n=0, rep=0,
                                         metric='uptime', value=float(w[2])))
@@ -255,7 +262,7 @@ def group(records, clock):
     """{key: {config: [values]}} and {key: {config: {boot: [values]}}}."""
     flat, per_boot = {}, {}
     for r in records:
-        if r['clock'] != clock or r['kind'] in ('at', 'sleebd'):
+        if r['clock'] != clock or r['kind'] in ('at', 'sleebd', 'resize'):
             continue
         k = key(r)
         flat.setdefault(k, {}).setdefault(r['config'], []).append(r['value'])
@@ -417,7 +424,9 @@ def events_table(records, configs):
 def targets_table(flat, per_boot, configs):
     """Issue 22's targets that sleeb_bench's tests speak to (model cycles);
     SLEEB's, so not asked of upstream's sheaves."""
-    cols = [c for c in configs if c not in ('vanilla', 'sheaves')]
+    # resize: sleeb's micro figures (its resizes run under hackbench and
+    # the workloads only).
+    cols = [c for c in configs if c not in ('vanilla', 'sheaves', 'resize')]
 
     def sizes(k):
         return object_size(k[2])
@@ -480,6 +489,83 @@ def target_verdict(rs, low, high=None):
         best = max(rs, key=lambda x: x[0][0])
         text += f'; highest {fmt_range(best[0])} {label(best[1])}'
     return text
+
+
+# The measured parts the config "resize" resizes under (bench/resize.lib):
+# hackbench's two modes and the workloads.
+RESIZE_PARTS = ('hackbench-process', 'hackbench-thread', 'work-files', 'work-fork', 'work-tcp')
+
+
+def resize_table(records):
+    """Issue 30's resizes under live load: per part, its cost in config
+    resize against sleeb (model cycles per operation for the workloads;
+    guest seconds under icount, i.e. instructions, for hackbench, which has
+    no model-clock window), the resizes, what a growing (or keeping) and a
+    shrinking resize drained on average, as % of the queues' capacity
+    before it; then the two targets. [] without the config."""
+    tally = {}
+    for r in records:
+        if r['kind'] == 'resize' and r['config'] == 'resize':
+            t = tally.setdefault((r['test'], r['cache']), [0, 0, 0])
+            t[0] += int(r['value'])
+            t[1] += r['drained']
+            t[2] += r['capacity']
+    if not tally:
+        return []
+    model, model_boot = group(records, 'model')
+    icount, icount_boot = group(records, 'icount')
+
+    def figure(part):
+        """(key, flat, per_boot, clock name) of the part's timed figure."""
+        if part.startswith('hackbench-'):
+            k = ('hackbench', part, '-', 0, 'seconds')
+            return (k, icount, icount_boot, 'guest s (icount)') if k in icount else None
+        ks = [k for k in model if k[0] == 'work' and k[1] == part and k[4] == 'cycles_per_op']
+        return (ks[0], model, model_boot, 'model cycles/op') if ks else None
+
+    def drained(part, kind):
+        n, d, c = tally.get((part, kind), (0, 0, 0))
+        if not n:
+            return '-', None
+        pct = d / c * 100 if c else 0.0
+        return f'{d / n:.1f} ({pct:.2f}%)', pct
+
+    lines = ['| part | figure | sleeb | resize | sleeb/resize | resizes (one per cache per round) | '
+             'drained per grow/keep resize (% of capacity) | drained per shrink resize (% of capacity) |',
+             '|---|---|---|---|---|---|---|---|']
+    costs, grows = [], []
+    for part in RESIZE_PARTS:
+        if not any(p == part for p, _ in tally):
+            continue
+        f = figure(part)
+        g, gpct = drained(part, 'grow')
+        sh, _ = drained(part, 'shrink')
+        n = sum(tally.get((part, kind), (0,))[0] for kind in ('grow', 'shrink'))
+        if gpct is not None:
+            grows.append((gpct, part))
+        if f:
+            k, flat, per_boot, unit = f
+            digits = figure_digits(k, 1)
+            r = ratio_range(flat, per_boot, k, 'resize', 'sleeb')
+            if r[0] is not None:
+                costs.append((r, k))
+            cells = [unit, boot_range(per_boot[k].get('sleeb'), digits),
+                     boot_range(per_boot[k].get('resize'), digits), fmt_range(r)]
+        else:
+            cells = ['-', '-', '-', '-']
+        lines.append(f'| {part} | ' + ' | '.join(cells) + f' | {n} | {g} | {sh} |')
+    lines += ['', '| target | resize |', '|---|---|',
+              '| resizes under load within 2% of sleeb (sleeb/resize >= 0.98, every part) | ' +
+              (target_verdict(costs, 0.98) if costs else '-') + ' |']
+    if grows:
+        worst = max(grows)
+        ok = [p for pct, p in grows if pct < 5]
+        lines.append(f'| fewer than 5% of queued objects drained per growing or keeping resize | '
+                     f'{"met" if len(ok) == len(grows) else "MISSED"}: {len(ok)}/{len(grows)} parts; '
+                     f'highest {worst[0]:.2f}% {worst[1]} |')
+    else:
+        lines.append('| fewer than 5% of queued objects drained per growing or keeping resize | - |')
+    return lines
 
 
 def wall_table(flat, per_boot):
@@ -935,7 +1021,7 @@ def main():
     icount, icount_boot = group(records, 'icount')
     model, model_boot = group(records, 'model')
     mttcg, mttcg_boot = group(records, 'mttcg')
-    order = ['vanilla', 'sheaves', 'sleeb', 'base', 'sleeb-off', 'sleebd', 'q16', 'q480']
+    order = ['vanilla', 'sheaves', 'sleeb', 'base', 'sleeb-off', 'sleebd', 'resize', 'q16', 'q480']
     configs = sorted({r['config'] for r in records if r['clock'] == 'icount'},
                      key=lambda c: order.index(c) if c in order else len(order))
     md = ['# SLEEB benchmark results', '',
@@ -1017,6 +1103,23 @@ def main():
             t = ab_table(flat, per_boot, digits)
             if t:
                 md += [f'### {title}', ''] + t + ['']
+    t = resize_table(records)
+    if t:
+        md += ['', '## Resizes under load (issue 30)', '',
+               'The config `resize`: the sleeb kernel with its default queues, whose hot '
+               'caches (tests/vm/guest/bench/resize.lib) were resized every 100 ms of guest '
+               'time during each hackbench run and each workload, alternating between their '
+               'sizes and double them in one write of `queue_sizes`: a grow, then a shrink. '
+               'Against sleeb, the same boots without resizes: model cycles per operation '
+               '(all vCPUs, the resizer\'s work and the resizes\' work items included) for '
+               'the workloads, guest seconds under icount (instructions) for hackbench, '
+               'which has no model-clock window; medians over boots (min..max), and '
+               'sleeb/resize (below 1: the resizes cost) with the range over boots. '
+               'Resizes and `resize_drained` summed over the boots and caches; drained per '
+               'resize as a share of what the queues could hold right before it (online '
+               'cpus x queue + nodes x shared queue): the kernel shows no count of the '
+               'objects queued at a moment, so the share of those drained is at least this.',
+               ''] + t
     md += ['', '## Wall clock (multi-threaded TCG, concurrency tests and hackbench)', '',
            'Medians over all boots and repetitions, (min..max) of single '
            'repetitions; the band is the spread of vanilla '

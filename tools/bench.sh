@@ -22,6 +22,11 @@
 #              policies through hackbench, the profile and the workloads,
 #              its time constants scaled to the icount clock
 #              (tests/vm/guest/bench/sleebd-bench.conf); icount boots only
+#   resize     the sleeb kernel, default queues, with the hot caches
+#              resized every 100 ms of guest time (between their sizes and
+#              double them, tests/vm/guest/bench/resize.lib) during each
+#              hackbench run and each workload: what a resize under live load
+#              costs against sleeb (issue 30); icount boots only
 #   base       with --base VARIANT (e.g. sleeb-upto-11, kernel/build.sh): an
 #              earlier point of the series with its default queues, icount
 #              boots only: the A/B of two kernels in one run (results.md,
@@ -101,7 +106,7 @@ declare -A append=(
 	[vanilla]="" [sleeb]="" [sleeb-off]="slub_queues=off"
 	[q16]="slub_queue_size=16 slub_queue_batch=8 slub_shared_queue_size=64"
 	[q480]="slub_queue_size=480 slub_queue_batch=240 slub_shared_queue_size=1920"
-	[sleebd]="sleeb.sleebd=1" [base]=""
+	[sleebd]="sleeb.sleebd=1" [resize]="sleeb.resize=1" [base]=""
 	# 7.3's boot-time check that the timer reaches the IO-APIC panicked in
 	# the first multi-threaded TCG boot on a loaded host ("IO-APIC + timer
 	# doesn't work!"); skipping it changes nothing measured.
@@ -124,7 +129,7 @@ else
 	icount_boots=3 sweep_boots=2 mttcg_boots=10 micro="sleeb.bench_reps=5 sleeb.bench_quick=0"
 	hack="sleeb.hackbench_reps=3 sleeb.hackbench_loops=50"
 	work="sleeb.workloads=1 sleeb.workload_iters=1000"
-	icount_configs=(vanilla sleeb sheaves sleeb-off sleebd q16 q480)
+	icount_configs=(vanilla sleeb sheaves sleeb-off sleebd resize q16 q480)
 fi
 # A full run's sleeb_bench prints about 1500 lines (the handoff sweep's
 # among them) before bench/10-micro.sh reads dmesg: more than the guest's
@@ -162,6 +167,7 @@ run() { # run CLOCK CONFIG BOOT
 	[ ${#mc[@]} = 0 ] || windows=", $(grep -c "^model-clock window" "$log.mc" 2>/dev/null || true) window lines"
 	grep -q '^ok .*kernel log free of splats' "$log.tap" && grep -q 'ran suite bench to the end' "$log.tap" &&
 		{ [ "$cfg" != sleebd ] || grep -q '^ok .*sleebd stopped on SIGTERM with status 0' "$log.tap"; } &&
+		{ [ "$cfg" != resize ] || ! grep -q '^not ok .*resize' "$log.tap"; } &&
 		echo "done in $(( $(date +%s) - t0 )) s ($(grep -c 'BENCH micro' "$log.log") figures$windows)" ||
 		{ echo "FAILED (see $log.tap)"; exit 1; }
 }

@@ -7,8 +7,11 @@
 # "# BENCH mem PHASE SLAB_KB SUNRECLAIM_KB", and per cache holding slabs
 # "# BENCH slab PHASE CACHE ACTIVE_OBJS NUM_OBJS SLAB_KB" (/proc/slabinfo:
 # where a difference in Slab: comes from), and "# BENCH at PHASE UPTIME"
-# (the guest's clock at each probe, to place sleebd's decisions).
+# (the guest's clock at each probe, to place sleebd's decisions). The
+# config "resize" (sleeb.resize=1) resizes the hot caches during each run
+# (resize.lib: "# BENCH resize hackbench-MODE ...").
 . /tests/lib.sh
+. /tests/bench/resize.lib
 reps=$(sed -n 's/.*sleeb\.hackbench_reps=\([0-9]*\).*/\1/p' /proc/cmdline)
 loops=$(sed -n 's/.*sleeb\.hackbench_loops=\([0-9]*\).*/\1/p' /proc/cmdline)
 mem() {
@@ -28,7 +31,9 @@ for r in $(seq 1 "${reps:-3}"); do
 	for mode in process thread; do
 		flag=
 		[ $mode = thread ] && flag=-T
+		resize_start "hackbench-$mode"
 		t=$(hackbench $flag -g 4 -f 10 -l "${loops:-100}" 2>&1 | sed -n 's/^Time: *//p')
+		resize_stop
 		[ -n "$t" ] && echo "# BENCH hackbench $mode $r $t"
 	done
 done

@@ -13,8 +13,12 @@
 # DELTA" (fast-path operations, refills, drains, remote frees, and the
 # objects of kmem_cache_alloc_bulk()/free_bulk() and of kfree_rcu's
 # batches, which end in kfree_bulk()). The two reads add their own sysfs
-# traffic (kmalloc-cg-4k, filp, ...) to the counts.
+# traffic (kmalloc-cg-4k, filp, ...) to the counts. The config "resize"
+# (sleeb.resize=1) resizes the hot caches while each workload runs
+# (resize.lib: "# BENCH resize work-NAME ..."), and its resizes, which
+# queue_stats counts too, are in the wprof deltas.
 . /tests/lib.sh
+. /tests/bench/resize.lib
 grep -q 'sleeb\.workloads=1' /proc/cmdline || exit 0
 iters=$(sed -n 's/.*sleeb\.workload_iters=\([0-9]*\).*/\1/p' /proc/cmdline)
 iters=${iters:-2000}
@@ -42,7 +46,9 @@ for w in files fork tcp; do
 	[ $w = tcp ] && threads=$((cpus / 2 * 2))
 	read -r up _ </proc/uptime
 	echo "# BENCH at work-$w-start $up"
+	resize_start "work-$w"
 	out=$(cd /tmp && workload $w "$threads" "$n" 2>&1)
+	resize_stop
 	set -- $out
 	if [ "$1" = ops ]; then
 		ok "workload $w: $2 operations"
