@@ -21,6 +21,12 @@ int test_main(const char *name, void (*add_tests)(TCase *tc))
 	Suite *s = suite_create(name);
 	TCase *tc = tcase_create(name);
 
+	/*
+	 * Check's default of 4 s per test is a wall-clock limit: tests that
+	 * build fake trees with cp and rm hit it under ASan on a loaded host
+	 * (the suites run beside kernel builds). It only bounds a hang.
+	 */
+	tcase_set_timeout(tc, 60);
 	add_tests(tc);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);

@@ -352,7 +352,13 @@ START_TEST(test_big_answer_to_slow_reader)
 	control("STATUS", 0, small, sizeof(small));
 	t = now_ms() - t0;
 	ck_assert_msg(strncmp(small, "OK\n", 3) == 0, "%s", small);
-	ck_assert_msg(t < 1000, "another client answered after %lld ms", t);
+	/*
+	 * A daemon stuck writing to the slow reader never answers: that one
+	 * reads only after this. So the bound tells stuck from answered, not
+	 * fast from slow; building 2500 caches' status under ASan on a loaded
+	 * 2-core host took up to 9 s.
+	 */
+	ck_assert_msg(t < 30000, "another client answered after %lld ms", t);
 
 	read_all(fd, answer, sizeof(answer));
 	close(fd);
