@@ -92,7 +92,10 @@ systemctl stop sleebd.service
 C=kmalloc-64
 id=$(basename "$(readlink -f /sys/kernel/slab/$C)")
 orig=$(tun $C)
-sleebctl set $C --queue 30 --batch 15 --shared 120 >/dev/null 2>&1
+# Sizes other than the original, whatever that is.
+if [ "$orig" = "30 15 120" ]; then set -- 24 12 96; else set -- 30 15 120; fi
+sleebctl set $C --queue "$1" --batch "$2" --shared "$3" >/tmp/set.out 2>&1
+check "sleebctl set $C to '$*' with sleebd stopped" tun_is $C "$*"
 printf '# sleebd state v2\n%s %s\n' "$id" "$orig" >/run/sleeb/state
 echo "# $C ($id): original '$orig', set to '$(tun $C)' with sleebd stopped and the original recorded"
 apt "apt-get remove sleeb-tools (sleebd not running, originals recorded)" remove sleeb-tools
