@@ -3,7 +3,7 @@
 #
 # The main job, from a fresh Debian 12 machine (run as root): install what is
 # missing, build the patched kernel and the tools, make the Debian 12 +
-# systemd guest with the project installed like a package, boot it under
+# systemd guest with the project's Debian package installed, boot it under
 # QEMU and show, as it happens, sleebd.service tuning the caches: kernel
 # defaults against the shipped policies, its status, auto-tuning under a
 # hackbench load and backing off when idle, and `sleebctl check`.

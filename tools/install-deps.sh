@@ -14,6 +14,8 @@ pkgs=(
 	# userspace build and tests (dpkg-dev: dpkg-source for qemu-plugin-api.sh)
 	dpkg-dev meson ninja-build pkg-config libsystemd-dev libmnl-dev check
 	clang libclang-rt-14-dev jq
+	# the Debian package sleeb-tools (tools/build-deb.sh, vm-systemd)
+	debhelper lintian
 	# benchmarks (strace: tools/bench-daemon.sh counts sleebd's system calls;
 	# gnuplot-nox: tools/bench-report.py's SVG plots)
 	rt-tests strace gnuplot-nox

@@ -7,11 +7,15 @@
 #   (--kernel-out: modules from DIR/modules rather than the variant's build)
 #
 # A copy of the cached Debian 12 tree (debian-rootfs.sh) plus:
-#   - the project installed the way a package would be: a release build of
-#     this source tree configured for /usr and /etc (MESON_BUILD/guest-debian),
-#     `meson install --destdir`, then `systemctl --root enable sleebd.service`;
+#   - the project's Debian package sleeb-tools (tools/build-deb.sh, lintian
+#     clean, cached by source hash), installed with `apt-get install` in a
+#     chroot as an administrator would, which enables sleebd.service; the
+#     package at the project's version and the same tree rebuilt at a
+#     higher one lie in /var/cache/sleeb-test for vm-systemd's removal,
+#     reinstall and upgrade checks (70-package.sh);
 #   - the variant's test modules (kernel/build.sh output) in /lib/modules,
-#     the guest helpers (tests/vm/guest-bin) in /usr/local/bin;
+#     the guest helpers (tests/vm/guest-bin, built without sanitizers in
+#     MESON_BUILD/guest-debian) in /usr/local/bin;
 #   - the guest test scripts in /tests and the runner unit
 #     sleeb-guest-tests.service (vm-images/systemd/), enabled.
 # Written as an ext4 file system image (mkfs.ext4 -d): no loop mount, and the
@@ -39,8 +43,17 @@ say() { echo "systemd-image.sh: $*" >&2; }
 [ -d "$kout/modules" ] || { say "no kernel build for '$variant' in $kout (run kernel/build.sh $variant)"; exit 1; }
 base=$("$here/debian-rootfs.sh")
 
-# The package build: not the test build (which may carry sanitizers), but
-# what a distribution would ship from this tree.
+# The package, and the same tree at a higher version to upgrade to. The
+# build and lintian take a minute or two each on a quiet 2-core machine,
+# once per change of the package's sources.
+version=$(sed -n "s/^ *version *: *'\([^']*\)'.*/\1/p" "$top/meson.build" | head -n 1)
+upgrade_version=$version+1
+deb=$("$top/tools/build-deb.sh") || { say "tools/build-deb.sh failed"; exit 1; }
+deb_upgrade=$("$top/tools/build-deb.sh" --version "$upgrade_version") ||
+	{ say "tools/build-deb.sh --version $upgrade_version failed"; exit 1; }
+
+# The guest helpers: not the test build (which may carry sanitizers the
+# guest has no runtime for), a plain one of this tree.
 pkg=$build_dir/guest-debian
 if [ ! -f "$pkg/build.ninja" ]; then
 	meson setup "$pkg" "$top" --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
@@ -54,8 +67,23 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/sleeb-rootfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 cp -a "$base/." "$stage/"
 rm -f "$stage/.sleeb-complete"
-meson install -C "$pkg" --destdir "$stage" --no-rebuild --quiet >/dev/null
-systemctl --root="$stage" --quiet enable sleebd.service
+
+# apt-get in the guest's own tree: its maintainer scripts enable the unit
+# (no start: there is no systemd running in a chroot, which the scripts
+# see by the missing /run/systemd/system). The tree has what the package
+# depends on (libsystemd0, libmnl0), so apt needs no package lists.
+debs=$stage/var/cache/sleeb-test
+mkdir -p "$debs"
+cp "$deb" "$deb_upgrade" "$debs/"
+printf '%s\n' "$version" >"$debs/version"
+printf '%s\n' "$upgrade_version" >"$debs/upgrade-version"
+chroot "$stage" env DEBIAN_FRONTEND=noninteractive \
+	apt-get -q -y --no-install-recommends install "/var/cache/sleeb-test/$(basename "$deb")" \
+	>"$build_dir/guest-apt.log" 2>&1 ||
+	{ tail -n 30 "$build_dir/guest-apt.log" >&2; say "apt-get install $(basename "$deb") in the guest's tree failed"; exit 1; }
+[ -L "$stage/etc/systemd/system/multi-user.target.wants/sleebd.service" ] ||
+	{ say "sleeb-tools' postinst did not enable sleebd.service"; exit 1; }
+rm -rf "$stage/var/cache/apt"/*.bin
 
 mkdir -p "$stage/tests" "$stage/lib/modules"
 cp -r "$top/tests/vm/guest/." "$stage/tests/"

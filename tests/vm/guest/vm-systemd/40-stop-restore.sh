@@ -3,14 +3,6 @@
 # touched them, on every cache; start tunes again; stop restores again.
 . /tests/lib.sh
 . /tests/vm-systemd/systemd.lib
-# all_tunables: "cache q b s" for every cache with queues, sorted
-all_tunables() {
-	for d in /sys/kernel/slab/*/; do
-		c=$(basename "$d")
-		[ -L "/sys/kernel/slab/$c" ] && continue # merged-cache aliases
-		[ -r "$d/cpu_queue_size" ] && echo "$c $(tun "$c")"
-	done | sort
-}
 wait_for 300 ready
 all_tunables >/tmp/tuned0
 check "systemctl stop sleebd" systemctl stop sleebd.service
