@@ -206,6 +206,17 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 	return 0;
 }
 
+/*
+ * The plan of an auto-tuned cache is where tuning starts, not where it
+ * must go back to: a reload that plans the cache as before (the same
+ * target and bounds; its policy unchanged) keeps the size it reached.
+ */
+static bool autotune_plan_unchanged(const struct cache *c, const struct sleeb_plan *plan)
+{
+	return c->has_target && c->autotune && plan->autotune && tunables_equal(&c->planned, &plan->target) &&
+	       c->at_min == plan->autotune_min && c->at_max == plan->autotune_max;
+}
+
 static const struct sleeb_origin *first_origin(const struct sleeb_effective *e)
 {
 	for (int t = 0; t < _SLEEB_TUNABLE_MAX; t++)
@@ -261,6 +272,12 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 		break;
 	}
 
+	if (autotune_plan_unchanged(c, &plan)) {
+		/* Off its target meanwhile: manager_verify() puts it back. */
+		set_reason(&c->last_reason, "%s: policy unchanged, auto-tuned size %u/%u/%u kept", why,
+			   c->target.v[0], c->target.v[1], c->target.v[2]);
+		return 0;
+	}
 	c->autotune = plan.autotune;
 	if (c->autotune) {
 		c->at_min = plan.autotune_min;
@@ -268,7 +285,7 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 		memset(&c->at, 0, sizeof(c->at));
 		c->have_prev = false;
 	}
-	c->target = plan.target;
+	c->target = c->planned = plan.target;
 	c->has_target = true;
 	/* A new target: drift is measured, and reported, from here. */
 	c->drift_streak = 0;

@@ -42,6 +42,7 @@ struct cache {
 	bool has_queues;                /* cpu_queue_size exists */
 	struct sleeb_tunables cur;      /* as last read or written */
 	struct sleeb_tunables target;   /* what policy or auto-tuning wants */
+	struct sleeb_tunables planned;  /* the policy's plan the target started from */
 	bool has_target;
 	bool autotune;
 	uint32_t at_min, at_max;
