@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Applying policy and auto-tuning decisions to caches: the only place
- * sleebd writes tunables. Originals are recorded in the state file before
- * the first write to a cache, so a SIGKILL never loses them.
+ * sleebd writes tunables. Originals are recorded in the state file when a
+ * policy first takes a cache, before any write, so a SIGKILL never loses
+ * them.
  */
 
 #include <errno.h>
@@ -272,6 +273,11 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 		break;
 	}
 
+	/* The original is what the cache had when a policy first took it,
+	 * written to or not: were it recorded at the first write, a restore
+	 * after drift would record the outside value as the original. */
+	if (!m->opts.dry_run && sleeb_state_remember(&m->state, c->id, &c->cur) > 0)
+		state_commit(m);
 	if (autotune_plan_unchanged(c, &plan)) {
 		/* Off its target meanwhile: manager_verify() puts it back. */
 		set_reason(&c->last_reason, "%s: policy unchanged, auto-tuned size %u/%u/%u kept", why,
