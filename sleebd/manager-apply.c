@@ -809,5 +809,10 @@ int manager_restore_all(Manager *m)
 		sleeb_state_forget(&m->state, name);
 	}
 	state_commit(m);
+	/* What failed stays in the state file, for the unit's
+	 * ExecStopPost= (sleebd --restore-only) or the next start. */
+	if (ret < 0)
+		log_error("%zu original%s not restored, kept in %s", m->state.n, m->state.n == 1 ? "" : "s",
+			  m->state_path);
 	return ret;
 }

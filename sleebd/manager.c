@@ -314,12 +314,15 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	Manager *m = userdata;
+	int code = 0;
 
 	(void) si;
 	(void) sd_notify(0, "STOPPING=1\nSTATUS=Stopping, restoring original values");
 	if (m->config.rollback) {
 		log_info("stopping: restoring original values");
-		(void) manager_restore_all(m);
+		/* The kernel keeps values nobody asked for: the stop failed. */
+		if (manager_restore_all(m) < 0)
+			code = 1;
 	} else {
 		/* Rollback=no: the tuned values are meant to outlive us, and
 		 * must not be mistaken for originals by the next start. */
@@ -333,7 +336,7 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, voi
 		}
 	}
 	remove_textfile(m->config.prometheus_textfile);
-	return sd_event_exit(sd_event_source_get_event(s), 0);
+	return sd_event_exit(sd_event_source_get_event(s), code);
 }
 
 static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)

@@ -255,7 +255,12 @@ int manager_rescan(Manager *m);
  * rate is events over the time between the reads of its counters. */
 int manager_autotune(Manager *m);
 
-/* Writes back every original in the state; removes the state file. */
+/*
+ * Writes back every original in the state and forgets it; removes the
+ * state file when all are back. Returns 0, or the -errno of a cache that
+ * could not be read or written (logged, as is how many originals stay in
+ * the file).
+ */
 int manager_restore_all(Manager *m);
 
 /* Updates and sends STATUS= (and extra, e.g. "READY=1"). */

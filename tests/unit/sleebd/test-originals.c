@@ -21,6 +21,11 @@
 
 #define STATE "run/sleeb/state"
 
+static char *at(const char *rel)
+{
+	return test_path(root, rel);
+}
+
 /* Runs until the control socket answers, i.e. the first apply is done. */
 static pid_t start_daemon(void)
 {
@@ -58,9 +63,37 @@ START_TEST(test_original_recorded_without_write)
 }
 END_TEST
 
+/* A stop that cannot restore an original exits non-zero and says which. */
+START_TEST(test_failed_rollback_fails)
+{
+	char *p;
+	pid_t pid;
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	pid = start_daemon();
+	ck_assert(wait_tunables("kmalloc-64", 256, 64, 512));
+	/* A directory: neither read nor written, even by root. */
+	p = at("sys/kernel/slab/kmalloc-64/shared_queue_size");
+	ck_assert_int_eq(remove(p), 0);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	free(p);
+	kill(pid, SIGTERM);
+	ck_assert_msg(test_wait_exit(pid) != 0, "sleebd exited 0 with kmalloc-64's original not restored:\n%s",
+		      test_read_file(logpath));
+	ck_assert_msg(file_contains(logpath, "kmalloc-64: cannot read for rollback"), "%s", test_read_file(logpath));
+	ck_assert_msg(file_contains(logpath, "1 original not restored, kept in "), "%s", test_read_file(logpath));
+	/* kept for the next try (ExecStopPost=, the next start) */
+	p = at(STATE);
+	ck_assert_msg(file_contains(p, "kmalloc-64 120 60 480"), "state: %s", test_read_file(p));
+	free(p);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
 	tcase_add_test(tc, test_original_recorded_without_write);
+	tcase_add_test(tc, test_failed_rollback_fails);
 }
 
 int main(int argc, char *argv[])
