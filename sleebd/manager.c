@@ -201,19 +201,36 @@ static void rekey_state(Manager *m)
 
 int manager_load_state(Manager *m)
 {
+	struct sleeb_diag warnings = { 0 };
 	struct sleeb_error err = { 0 };
+	char *aside = NULL;
 	int r;
 
-	r = sleeb_state_load(&m->state, m->state_path, &err);
+	r = sleeb_state_load(&m->state, m->state_path, &warnings, &err);
+	for (size_t i = 0; i < warnings.n; i++)
+		log_warning("%s", warnings.msgs[i]);
+	sleeb_diag_done(&warnings);
 	if (r < 0) {
-		/* A broken state file must not keep the daemon from starting,
-		 * but the user must hear that originals may be lost. */
+		/* A state file that cannot be read must not keep the daemon
+		 * from starting, but the user must hear that originals may be
+		 * lost. */
 		log_error_errno(r, "%s; starting without saved originals", err.msg);
 		sleeb_state_done(&m->state);
 		m->state.path = strdup(m->state_path);
 		if (!m->state.path)
 			return -ENOMEM;
-	} else if (m->state.n > 0) {
+		return 0;
+	}
+	/* The next save rewrites the file without the skipped lines. */
+	if (r > 0 && !m->opts.dry_run) {
+		if (sleeb_state_keep_aside(m->state_path, &aside, &err) < 0)
+			log_error_errno(err.code, "%s", err.msg);
+		else
+			log_warning("%s: %d bad line%s skipped, the file kept as %s", m->state_path, r,
+				    r == 1 ? "" : "s", aside);
+		free(aside);
+	}
+	if (m->state.n > 0) {
 		log_notice("found originals of %zu caches from an earlier run in %s", m->state.n, m->state_path);
 		rekey_state(m);
 	}

@@ -26,6 +26,18 @@ static char *at(const char *rel)
 	return test_path(root, rel);
 }
 
+/* kmalloc-64 at 256/64/512, as a sleebd killed after tuning it left it. */
+static void tuned_kmalloc64(void)
+{
+	struct fake_cache all[3] = { caches[0], caches[1], caches[2] };
+
+	all[0].q = 256;
+	all[0].b = 64;
+	all[0].s = 512;
+	add_cache(&all[0], true);
+	write_slabinfo(all, 3, true);
+}
+
 /* Runs until the control socket answers, i.e. the first apply is done. */
 static pid_t start_daemon(void)
 {
@@ -90,10 +102,37 @@ START_TEST(test_failed_rollback_fails)
 }
 END_TEST
 
+/* One bad line costs that line: the others' originals are restored, and
+ * the broken file is kept aside before it is rewritten. */
+START_TEST(test_bad_state_line_skipped)
+{
+	static const char text[] = "# sleebd state v2\ndentry 1 x 3\nkmalloc-64 120 60 480\n";
+	char *p;
+	pid_t pid;
+
+	make_tree(true);
+	tuned_kmalloc64();
+	writef(STATE, "%s", text);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	pid = start_daemon();
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
+	ck_assert_msg(wait_tunables("kmalloc-64", 120, 60, 480), "kmalloc-64 left at %d/%d/%d, not its original 120/60/480",
+		      attr("kmalloc-64", "cpu_queue_size"), attr("kmalloc-64", "cpu_batch_size"),
+		      attr("kmalloc-64", "shared_queue_size"));
+	ck_assert_msg(file_contains(logpath, "/run/sleeb/state:2: expected '<cache> <queue> <batch> <shared>'"), "%s",
+		      test_read_file(logpath));
+	p = at(STATE ".broken");
+	test_assert_file_eq(p, text);
+	free(p);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
 	tcase_add_test(tc, test_original_recorded_without_write);
 	tcase_add_test(tc, test_failed_rollback_fails);
+	tcase_add_test(tc, test_bad_state_line_skipped);
 }
 
 int main(int argc, char *argv[])
