@@ -105,6 +105,7 @@ struct options {
 	const char *config_root;        /* NULL: / */
 	bool once;
 	bool dry_run;
+	bool restore_only;              /* put the state file's originals back, exit */
 };
 
 typedef struct Manager {

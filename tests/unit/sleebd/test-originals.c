@@ -128,11 +128,53 @@ START_TEST(test_bad_state_line_skipped)
 }
 END_TEST
 
+/* ExecStopPost=: the originals back from the state file after a daemon
+ * that died; without a state file nothing happens. */
+START_TEST(test_restore_only)
+{
+	char *p = NULL;
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	ck_assert_int_eq(test_wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--restore-only", NULL)), 0);
+	ck_assert(wait_tunables("kmalloc-64", 120, 60, 480));
+	p = at(STATE);
+	ck_assert_int_eq(access(p, F_OK), -1);
+
+	tuned_kmalloc64();
+	writef(STATE, "# sleebd state v2\nkmalloc-64 120 60 480\n");
+	ck_assert_int_eq(test_wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--restore-only", NULL)), 0);
+	ck_assert_msg(wait_tunables("kmalloc-64", 120, 60, 480), "log:\n%s", test_read_file(logpath));
+	ck_assert_int_eq(access(p, F_OK), -1);
+	ck_assert(file_contains(logpath, "kmalloc-64: queue/batch/shared 256/64/512 -> 120/60/480"));
+	free(p);
+}
+END_TEST
+
+/* Not while a daemon runs: that would undo its tuning under it. */
+START_TEST(test_restore_only_refused_while_running)
+{
+	pid_t pid;
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	pid = start_daemon();
+	ck_assert(wait_tunables("kmalloc-64", 256, 64, 512));
+	ck_assert_int_eq(test_wait_exit(spawn(sleebd, "--root", root, "--config-root", root, "--restore-only", NULL)), 1);
+	ck_assert(file_contains(logpath, "is running; --restore-only would undo its tuning"));
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 256);
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
 	tcase_add_test(tc, test_original_recorded_without_write);
 	tcase_add_test(tc, test_failed_rollback_fails);
 	tcase_add_test(tc, test_bad_state_line_skipped);
+	tcase_add_test(tc, test_restore_only);
+	tcase_add_test(tc, test_restore_only_refused_while_running);
 }
 
 int main(int argc, char *argv[])
