@@ -117,18 +117,21 @@ int sleeb_sysfs_read_u64(const char *cache, const char *attr, uint64_t *ret,
 	return 0;
 }
 
-int sleeb_sysfs_write_u64(const char *cache, const char *attr, uint64_t value,
-			  struct sleeb_error *err)
+/*
+ * Write @len bytes of @buf to @attr of @cache in one write(). Returns 0 or
+ * the -errno of open(), write() or close(), as the kernel gave it; -ELOOP
+ * for an attribute that is a symbolic link.
+ */
+static int attr_write(const char *cache, const char *attr, const char *buf, size_t len)
 {
-	char dir[PATH_MAX], buf[32];
+	char dir[PATH_MAX];
 	struct stat st;
 	ssize_t n;
-	int dfd, fd, len;
+	int dfd, fd, e;
 
 	if (!attr || !*attr || strchr(attr, '/') ||
 	    sleeb_sysfs_path(dir, sizeof(dir), cache, NULL) < 0)
-		return path_error(err, -EINVAL, cache, attr);
-	len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)value);
+		return -EINVAL;
 	/* The cache directory may be a link (merged caches are name links
 	 * to ":0000064"-style directories); an attribute never is. Opening
 	 * the attribute relative to the directory with O_NOFOLLOW keeps a
@@ -136,41 +139,70 @@ int sleeb_sysfs_write_u64(const char *cache, const char *attr, uint64_t value,
 	 * to any file. No O_TRUNC: sysfs does not need it. */
 	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
-		goto fail;
+		return -errno;
 	fd = openat(dfd, attr, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	close(dfd);
-	if (fd < 0) {
-		if (errno == ELOOP)
-			return sleeb_error_set(err, ELOOP,
-					       "%s: %s: %llu: is a symbolic link, not a sysfs attribute",
-					       cache, attr, (unsigned long long)value);
-		goto fail;
-	}
+	if (fd < 0)
+		return -errno;
 	/* sysfs takes one write(); a short write would be a kernel bug, but
-	 * report it rather than retry with half a number. */
-	n = write(fd, buf, (size_t)len);
+	 * report it rather than retry with half a value. */
+	n = write(fd, buf, len);
 	/* A regular file (a fake tree in tests, never sysfs) would keep the
 	 * tail of a longer old value: cut it after the write, through the fd
 	 * we opened, never through a path. */
-	if (n == len && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, len) < 0)
+	if (n == (ssize_t)len && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    ftruncate(fd, (off_t)len) < 0)
 		n = -1;
 	if (n < 0) {
-		int e = errno;
-
+		e = errno;
 		close(fd);
-		errno = e;
-		goto fail;
+		return -e;
 	}
 	if (close(fd) < 0)
-		goto fail;
-	if (n != len) {
-		errno = EIO;
-		goto fail;
-	}
+		return -errno;
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+int sleeb_sysfs_write_u64(const char *cache, const char *attr, uint64_t value,
+			  struct sleeb_error *err)
+{
+	char dir[PATH_MAX], buf[32];
+	int len, r;
+
+	if (!attr || !*attr || strchr(attr, '/') ||
+	    sleeb_sysfs_path(dir, sizeof(dir), cache, NULL) < 0)
+		return path_error(err, -EINVAL, cache, attr);
+	len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)value);
+	r = attr_write(cache, attr, buf, (size_t)len);
+	if (r == -ELOOP)
+		return sleeb_error_set(err, ELOOP,
+				       "%s: %s: %llu: is a symbolic link, not a sysfs attribute",
+				       cache, attr, (unsigned long long)value);
+	if (r < 0)
+		return sleeb_error_set(err, -r, "%s: %s: %llu: %s", cache, attr,
+				       (unsigned long long)value, strerror(-r));
 	return 0;
-fail:
-	return sleeb_error_set(err, errno, "%s: %s: %llu: %s", cache, attr,
-			       (unsigned long long)value, strerror(errno));
+}
+
+int sleeb_sysfs_write_string(const char *cache, const char *attr, const char *value,
+			     struct sleeb_error *err)
+{
+	char path[PATH_MAX], buf[ATTR_VALUE_MAX];
+	int len, r;
+
+	if (!attr || !*attr || strchr(attr, '/') ||
+	    sleeb_sysfs_path(path, sizeof(path), cache, attr) < 0)
+		return path_error(err, -EINVAL, cache, attr);
+	len = snprintf(buf, sizeof(buf), "%s\n", value);
+	if (len < 0 || (size_t)len >= sizeof(buf))
+		return sleeb_error_set(err, EINVAL, "%s: value too long", path);
+	r = attr_write(cache, attr, buf, (size_t)len);
+	if (r == -ELOOP)
+		return sleeb_error_set(err, ELOOP, "%s: %s: is a symbolic link, not a sysfs attribute",
+				       path, value);
+	if (r < 0)
+		return sleeb_error_set(err, -r, "%s: %s: %s", path, value, strerror(-r));
+	return 0;
 }
 
 bool sleeb_sysfs_has_attr(const char *cache, const char *attr)
