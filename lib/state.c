@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sleeb/ini.h"
 #include "sleeb/parse.h"
 #include "sleeb/state.h"
 
@@ -104,38 +105,48 @@ void sleeb_state_done(struct sleeb_state *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* One line into s. Returns 0, 1 when the line is bad ("path:line: what
+ * is wrong" added to warnings), or -ENOMEM. */
 static int parse_line(struct sleeb_state *s, char *line, const char *path, unsigned lineno,
-		      struct sleeb_error *err)
+		      struct sleeb_diag *warnings)
 {
 	char *save = NULL, *name, *tok[_SLEEB_TUNABLE_MAX];
+	struct sleeb_error why = { 0 };
 	struct sleeb_tunables t;
+	const char *bad = NULL;
 	int r;
 
 	name = strtok_r(line, " \t", &save);
-	for (int i = 0; i < _SLEEB_TUNABLE_MAX; i++) {
+	for (int i = 0; i < _SLEEB_TUNABLE_MAX && !bad; i++) {
 		tok[i] = strtok_r(NULL, " \t", &save);
 		if (!tok[i] || sleeb_parse_u32(tok[i], &t.v[i]) < 0)
-			return sleeb_error_set(err, EINVAL, "%s:%u: expected '<cache> <queue> <batch> <shared>'",
-					       path, lineno);
+			bad = "expected '<cache> <queue> <batch> <shared>'";
 	}
-	if (strtok_r(NULL, " \t", &save))
-		return sleeb_error_set(err, EINVAL, "%s:%u: trailing fields", path, lineno);
-	r = sleeb_state_remember(s, name, &t);
-	if (r == -EINVAL)
-		return sleeb_error_set(err, EINVAL, "%s:%u: invalid cache name", path, lineno);
-	if (r < 0)
-		return sleeb_error_set(err, r, "%s: out of memory", path);
-	return 0;
+	if (!bad && strtok_r(NULL, " \t", &save))
+		bad = "trailing fields";
+	if (!bad && !name_ok(name))
+		bad = "invalid cache name";
+	/* An original the kernel cannot take would fail every rollback. */
+	if (!bad && sleeb_tunables_validate(&t, &why) < 0)
+		bad = why.msg;
+	if (!bad) {
+		r = sleeb_state_remember(s, name, &t);
+		return r < 0 ? r : 0;
+	}
+	if (warnings && sleeb_diag_add(warnings, path, lineno, "%s; line skipped", bad) < 0)
+		return -ENOMEM;
+	return 1;
 }
 
-int sleeb_state_load(struct sleeb_state *s, const char *path, struct sleeb_error *err)
+int sleeb_state_load(struct sleeb_state *s, const char *path, struct sleeb_diag *warnings,
+		     struct sleeb_error *err)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	unsigned lineno = 0;
 	ssize_t l;
 	FILE *f;
-	int r = 0;
+	int r = 0, skipped = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->path = strdup(path);
@@ -156,13 +167,42 @@ int sleeb_state_load(struct sleeb_state *s, const char *path, struct sleeb_error
 		 * has no blanks but may start with '#', and must read back. */
 		if (l == 0 || (line[0] == '#' && (line[1] == '\0' || line[1] == ' ' || line[1] == '\t')))
 			continue;
-		r = parse_line(s, line, path, lineno, err);
-		if (r < 0)
+		/* getline() reads past a NUL, which would cut the line short. */
+		if (memchr(line, '\0', (size_t) l)) {
+			r = warnings ? sleeb_diag_add(warnings, path, lineno, "line contains a NUL byte; line skipped") : 0;
+			skipped++;
+		} else {
+			r = parse_line(s, line, path, lineno, warnings);
+			skipped += r == 1;
+		}
+		if (r < 0) {
+			r = sleeb_error_set(err, ENOMEM, "%s: out of memory", path);
 			break;
+		}
 	}
+	if (r >= 0 && ferror(f))
+		r = sleeb_error_set(err, EIO, "%s: read error", path);
 	free(line);
 	fclose(f);
-	return r;
+	return r < 0 ? r : skipped;
+}
+
+int sleeb_state_keep_aside(const char *path, char **ret, struct sleeb_error *err)
+{
+	char *aside;
+
+	if (asprintf(&aside, "%s.broken", path) < 0)
+		return sleeb_error_set(err, ENOMEM, "%s: out of memory", path);
+	/* A second name for the file: the next save renames a new file over
+	 * path, and this one keeps the broken text. */
+	if ((unlink(aside) < 0 && errno != ENOENT) || link(path, aside) < 0) {
+		int r = sleeb_error_set(err, errno, "%s: cannot keep it as %s: %s", path, aside, strerror(errno));
+
+		free(aside);
+		return r;
+	}
+	*ret = aside;
+	return 0;
 }
 
 int sleeb_mkdir_parents(const char *path)

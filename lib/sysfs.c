@@ -154,58 +154,90 @@ int sleeb_sysfs_read_u64(const char *cache, const char *attr, uint64_t *ret,
 	return 0;
 }
 
-int sleeb_sysfs_write_u64(const char *cache, const char *attr, uint64_t value,
-			  struct sleeb_error *err)
+/*
+ * Write @len bytes of @buf to @attr of @cache in one write(). Returns 0 or
+ * the -errno of open(), write() or close(), as the kernel gave it; -ELOOP
+ * for an attribute that is a symbolic link. -EBADFD (not a regular file)
+ * comes with its message in @err already; the callers word the others.
+ */
+static int attr_write(const char *cache, const char *attr, const char *buf, size_t len,
+		      struct sleeb_error *err)
 {
-	char buf[32];
 	struct stat st;
 	ssize_t n;
-	int fd, len;
+	int fd, e;
 
-	if (!attr || !*attr || strchr(attr, '/') || sysfs_rel(buf, sizeof(buf), cache, NULL) == -EINVAL)
-		return path_error(err, -EINVAL, cache, attr);
-	len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)value);
 	/* Resolved inside the root (a merged cache's directory is a link,
 	 * which must not lead out of a tree under --root); the attribute
 	 * itself never is a link, nor anything but a regular file, so
 	 * neither a planted link nor a FIFO turns root's write into a write
 	 * elsewhere or a hang. No O_TRUNC: sysfs does not need it. */
 	fd = sleeb_sysfs_open(cache, attr, O_WRONLY | O_NOFOLLOW, err);
-	if (fd == -EBADFD)
+	if (fd < 0)
 		return fd;
-	if (fd < 0) {
-		if (fd == -ELOOP)
-			return sleeb_error_set(err, ELOOP,
-					       "%s: %s: %llu: is a symbolic link, not a sysfs attribute",
-					       cache, attr, (unsigned long long)value);
-		errno = -fd;
-		goto fail;
-	}
 	/* sysfs takes one write(); a short write would be a kernel bug, but
-	 * report it rather than retry with half a number. */
-	n = write(fd, buf, (size_t)len);
+	 * report it rather than retry with half a value. */
+	n = write(fd, buf, len);
 	/* A regular file (a fake tree in tests, never sysfs) would keep the
 	 * tail of a longer old value: cut it after the write, through the fd
 	 * we opened, never through a path. */
-	if (n == len && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, len) < 0)
+	if (n == (ssize_t)len && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    ftruncate(fd, (off_t)len) < 0)
 		n = -1;
 	if (n < 0) {
-		int e = errno;
-
+		e = errno;
 		close(fd);
-		errno = e;
-		goto fail;
+		return -e;
 	}
 	if (close(fd) < 0)
-		goto fail;
-	if (n != len) {
-		errno = EIO;
-		goto fail;
-	}
+		return -errno;
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+int sleeb_sysfs_write_u64(const char *cache, const char *attr, uint64_t value,
+			  struct sleeb_error *err)
+{
+	char dir[PATH_MAX], buf[32];
+	int len, r;
+
+	if (!attr || !*attr || strchr(attr, '/') ||
+	    sleeb_sysfs_path(dir, sizeof(dir), cache, NULL) < 0)
+		return path_error(err, -EINVAL, cache, attr);
+	len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)value);
+	r = attr_write(cache, attr, buf, (size_t)len, err);
+	if (r == -EBADFD)
+		return r;
+	if (r == -ELOOP)
+		return sleeb_error_set(err, ELOOP,
+				       "%s: %s: %llu: is a symbolic link, not a sysfs attribute",
+				       cache, attr, (unsigned long long)value);
+	if (r < 0)
+		return sleeb_error_set(err, -r, "%s: %s: %llu: %s", cache, attr,
+				       (unsigned long long)value, strerror(-r));
 	return 0;
-fail:
-	return sleeb_error_set(err, errno, "%s: %s: %llu: %s", cache, attr,
-			       (unsigned long long)value, strerror(errno));
+}
+
+int sleeb_sysfs_write_string(const char *cache, const char *attr, const char *value,
+			     struct sleeb_error *err)
+{
+	char path[PATH_MAX], buf[ATTR_VALUE_MAX];
+	int len, r;
+
+	if (!attr || !*attr || strchr(attr, '/') ||
+	    sleeb_sysfs_path(path, sizeof(path), cache, attr) < 0)
+		return path_error(err, -EINVAL, cache, attr);
+	len = snprintf(buf, sizeof(buf), "%s\n", value);
+	if (len < 0 || (size_t)len >= sizeof(buf))
+		return sleeb_error_set(err, EINVAL, "%s: value too long", path);
+	r = attr_write(cache, attr, buf, (size_t)len, err);
+	if (r == -EBADFD)
+		return r;
+	if (r == -ELOOP)
+		return sleeb_error_set(err, ELOOP, "%s: %s: is a symbolic link, not a sysfs attribute",
+				       path, value);
+	if (r < 0)
+		return sleeb_error_set(err, -r, "%s: %s: %s", path, value, strerror(-r));
+	return 0;
 }
 
 bool sleeb_sysfs_has_attr(const char *cache, const char *attr)

@@ -239,6 +239,21 @@ int sleeb_tunables_write_sysfs(const char *cache, enum sleeb_tunable which, uint
 	return sleeb_sysfs_write_u64(cache, sleeb_tunable_attr(which), value, err);
 }
 
+bool sleeb_tunables_one_write(const char *cache)
+{
+	return sleeb_sysfs_has_attr(cache, SLEEB_TUNABLES_ATTR_ALL);
+}
+
+int sleeb_tunables_write_all_sysfs(const char *cache, const struct sleeb_tunables *t,
+				   struct sleeb_error *err)
+{
+	char line[3 * 11];
+
+	snprintf(line, sizeof(line), "%u %u %u", t->v[SLEEB_TUNABLE_QUEUE],
+		 t->v[SLEEB_TUNABLE_BATCH], t->v[SLEEB_TUNABLE_SHARED]);
+	return sleeb_sysfs_write_string(cache, SLEEB_TUNABLES_ATTR_ALL, line, err);
+}
+
 int sleeb_tunables_apply(const char *cache, const struct sleeb_tunables *cur,
 			 const struct sleeb_tunables *target, sleeb_tunables_write_fn write,
 			 void *userdata, struct sleeb_error *err)
@@ -249,6 +264,20 @@ int sleeb_tunables_apply(const char *cache, const struct sleeb_tunables *cur,
 	struct sleeb_tunables state = *cur;
 	int n, i, r = 0, rb = 0;
 
+	/*
+	 * A kernel with queue_sizes takes all three as one resize: no
+	 * intermediate sizes, so no order to plan, and a rejected write
+	 * changes nothing, so nothing to roll back. Only the target must be
+	 * valid. A caller's own writer (tests, sleebctl's hooks) keeps the
+	 * single writes it knows how to fake.
+	 */
+	if (!write && sleeb_tunables_one_write(cache)) {
+		if (sleeb_tunables_validate(target, err) < 0)
+			return sleeb_error_prefix(err, "%s", cache);
+		if (memcmp(cur, target, sizeof(*cur)) == 0)
+			return 0;
+		return sleeb_tunables_write_all_sysfs(cache, target, err);
+	}
 	if (!write)
 		write = sleeb_tunables_write_sysfs;
 	n = sleeb_tunables_plan(cur, target, steps, err);

@@ -49,7 +49,7 @@ int set_lock_take(struct set_lock *l, const char *config_root)
 	/* Best effort: without its state file we cannot tell which caches
 	 * the daemon changed, and warn about none. */
 	r = sleeb_prefix_path(path, sizeof(path), config_root, SLEEB_STATE_PATH);
-	if (r < 0 || sleeb_state_load(&l->managed, path, NULL) < 0)
+	if (r < 0 || sleeb_state_load(&l->managed, path, NULL, NULL) < 0)
 		sleeb_state_done(&l->managed);
 	/* And the policy, for the caches it gives a target without sleebd
 	 * ever writing them (the target was already there). A policy with

@@ -118,6 +118,7 @@ static bool globs_match(const struct sleeb_cache *c, char **globs, int n)
  */
 static int load_originals(const char *config_root, struct sleeb_state *state)
 {
+	struct sleeb_diag warnings = { 0 };
 	struct sleeb_sysfs_list list;
 	struct sleeb_error err = { 0 };
 	char path[PATH_MAX];
@@ -128,7 +129,10 @@ static int load_originals(const char *config_root, struct sleeb_state *state)
 		fprintf(stderr, "sleebctl: --config-root %s: the state file's path is too long\n", config_root);
 		return r;
 	}
-	r = sleeb_state_load(state, path, &err);
+	r = sleeb_state_load(state, path, &warnings, &err);
+	for (size_t i = 0; i < warnings.n; i++)
+		fprintf(stderr, "sleebctl: warning: %s\n", warnings.msgs[i]);
+	sleeb_diag_done(&warnings);
 	if (r < 0) {
 		/* As sleebd does with a state file it cannot read. */
 		fprintf(stderr, "sleebctl: %s; showing the plan without recorded originals, as sleebd would start\n",

@@ -17,6 +17,40 @@
 /* How long to wait for a `sleebd --once` or `sleebctl set` to finish. */
 #define LOCK_WAIT_SEC 10
 
+/* The lock holder's name for --restore-only (sleeb/lock.h). */
+#define LOCK_RESTORE_ONLY "sleebd --restore-only"
+
+/*
+ * --restore-only, the unit's ExecStopPost=: after a daemon that died
+ * (SIGKILL, a crash, the watchdog) nothing else puts the originals back
+ * until the next start, which the start limit may never allow. Without a
+ * state file (a clean stop removed it) there is nothing to do. Returns 0
+ * or -errno (logged).
+ */
+static int restore_only(Manager *m)
+{
+	int r;
+
+	if (access(m->state_path, F_OK) < 0) {
+		if (errno != ENOENT)
+			return log_error_errno(errno, "%s: %m", m->state_path);
+		log_debug("%s: none, nothing to restore", m->state_path);
+		return 0;
+	}
+	/* Rollback=no: the tuned values are meant to outlive sleebd. A
+	 * configuration that no longer loads does not keep the originals
+	 * from coming back. */
+	if (manager_load_config(m) == 0 && !m->config.rollback) {
+		log_info("Rollback=no: leaving the tuned values in place");
+		return 0;
+	}
+	r = manager_load_state(m);
+	if (r < 0)
+		return r;
+	log_info("restoring the originals of %zu caches from %s", m->state.n, m->state_path);
+	return manager_restore_all(m);
+}
+
 static void help(void)
 {
 	printf("Usage: sleebd [OPTIONS]\n\n"
@@ -27,6 +61,7 @@ static void help(void)
 	       "     --config-root=DIR    Prefix for /etc, /run and /usr/lib (tests)\n"
 	       "     --once               Apply the policy once and exit\n"
 	       "     --dry-run            Decide and log, write nothing\n"
+	       "     --restore-only       Restore the originals of the state file and exit\n"
 	       "     --debug              Log debug messages\n\n"
 	       "See sleebd(8), sleebd.conf(5) and sleeb-policy(5).\n");
 }
@@ -34,7 +69,7 @@ static void help(void)
 /* Returns 1 to continue, 0 to exit successfully, -EINVAL on bad usage. */
 static int parse_argv(int argc, char *argv[], struct options *o)
 {
-	enum { ARG_VERSION = 0x100, ARG_ROOT, ARG_CONFIG_ROOT, ARG_ONCE, ARG_DRY_RUN, ARG_DEBUG };
+	enum { ARG_VERSION = 0x100, ARG_ROOT, ARG_CONFIG_ROOT, ARG_ONCE, ARG_DRY_RUN, ARG_RESTORE_ONLY, ARG_DEBUG };
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, ARG_VERSION },
@@ -42,6 +77,7 @@ static int parse_argv(int argc, char *argv[], struct options *o)
 		{ "config-root", required_argument, NULL, ARG_CONFIG_ROOT },
 		{ "once", no_argument, NULL, ARG_ONCE },
 		{ "dry-run", no_argument, NULL, ARG_DRY_RUN },
+		{ "restore-only", no_argument, NULL, ARG_RESTORE_ONLY },
 		{ "debug", no_argument, NULL, ARG_DEBUG },
 		{}
 	};
@@ -67,6 +103,9 @@ static int parse_argv(int argc, char *argv[], struct options *o)
 		case ARG_DRY_RUN:
 			o->dry_run = true;
 			break;
+		case ARG_RESTORE_ONLY:
+			o->restore_only = true;
+			break;
 		case ARG_DEBUG:
 			log_set_max_level(LOG_DEBUG);
 			break;
@@ -76,6 +115,10 @@ static int parse_argv(int argc, char *argv[], struct options *o)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "sleebd: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->restore_only && (o->once || o->dry_run)) {
+		fprintf(stderr, "sleebd: --restore-only cannot be combined with --%s\n", o->once ? "once" : "dry-run");
 		return -EINVAL;
 	}
 	return 1;
@@ -98,8 +141,8 @@ static int take_lock(const struct options *o)
 		r = sleeb_mkdir_parents(path);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot create its directory: %m", path);
-	r = sleeb_lock_take(path, o->once ? SLEEB_LOCK_ONCE : SLEEB_LOCK_DAEMON, LOCK_WAIT_SEC * UINT64_C(1000000),
-			    &holder, &err);
+	r = sleeb_lock_take(path, o->restore_only ? LOCK_RESTORE_ONLY : o->once ? SLEEB_LOCK_ONCE : SLEEB_LOCK_DAEMON,
+			    LOCK_WAIT_SEC * UINT64_C(1000000), &holder, &err);
 	if (r != -EBUSY) {
 		if (r < 0)
 			log_error_errno(r, "%s", err.msg);
@@ -107,6 +150,9 @@ static int take_lock(const struct options *o)
 	}
 	if (!sleeb_lock_holder_is_daemon(&holder))
 		log_error("%s, still after %d s; giving up", err.msg, LOCK_WAIT_SEC);
+	else if (o->restore_only)
+		log_error("sleebd (pid %ld) is running; --restore-only would undo its tuning under it, nothing done",
+			  holder.pid);
 	else if (o->once)
 		log_error("sleebd (pid %ld) is running and applies the policy itself; --once would race it, "
 			  "nothing done (to apply a changed policy, use 'sleebctl reload')", holder.pid);
@@ -144,6 +190,10 @@ static int run(int argc, char *argv[])
 	r = manager_new(&o, &m);
 	if (r < 0) {
 		log_error_errno(r, "out of memory");
+		goto finish;
+	}
+	if (o.restore_only) {
+		r = restore_only(m);
 		goto finish;
 	}
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Applying policy and auto-tuning decisions to caches: the only place
- * sleebd writes tunables. Originals are recorded in the state file before
- * the first write to a cache, so a SIGKILL never loses them.
+ * sleebd writes tunables. Originals are recorded in the state file when a
+ * policy first takes a cache, before any write, so a SIGKILL never loses
+ * them.
  */
 
 #include <errno.h>
@@ -206,6 +207,17 @@ static int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables 
 	return 0;
 }
 
+/*
+ * The plan of an auto-tuned cache is where tuning starts, not where it
+ * must go back to: a reload that plans the cache as before (the same
+ * target and bounds; its policy unchanged) keeps the size it reached.
+ */
+static bool autotune_plan_unchanged(const struct cache *c, const struct sleeb_plan *plan)
+{
+	return c->has_target && c->autotune && plan->autotune && tunables_equal(&c->planned, &plan->target) &&
+	       c->at_min == plan->autotune_min && c->at_max == plan->autotune_max;
+}
+
 static const struct sleeb_origin *first_origin(const struct sleeb_effective *e)
 {
 	for (int t = 0; t < _SLEEB_TUNABLE_MAX; t++)
@@ -261,6 +273,17 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 		break;
 	}
 
+	/* The original is what the cache had when a policy first took it,
+	 * written to or not: were it recorded at the first write, a restore
+	 * after drift would record the outside value as the original. */
+	if (!m->opts.dry_run && sleeb_state_remember(&m->state, c->id, &c->cur) > 0)
+		state_commit(m);
+	if (autotune_plan_unchanged(c, &plan)) {
+		/* Off its target meanwhile: manager_verify() puts it back. */
+		set_reason(&c->last_reason, "%s: policy unchanged, auto-tuned size %u/%u/%u kept", why,
+			   c->target.v[0], c->target.v[1], c->target.v[2]);
+		return 0;
+	}
 	c->autotune = plan.autotune;
 	if (c->autotune) {
 		c->at_min = plan.autotune_min;
@@ -268,7 +291,7 @@ static int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_ca
 		memset(&c->at, 0, sizeof(c->at));
 		c->have_prev = false;
 	}
-	c->target = plan.target;
+	c->target = c->planned = plan.target;
 	c->has_target = true;
 	/* A new target: drift is measured, and reported, from here. */
 	c->drift_streak = 0;
@@ -894,5 +917,10 @@ int manager_restore_all(Manager *m)
 		sleeb_state_forget(&m->state, name);
 	}
 	state_commit(m);
+	/* What failed stays in the state file, for the unit's
+	 * ExecStopPost= (sleebd --restore-only) or the next start. */
+	if (ret < 0)
+		log_error("%zu original%s not restored, kept in %s", m->state.n, m->state.n == 1 ? "" : "s",
+			  m->state_path);
 	return ret;
 }

@@ -200,19 +200,36 @@ static void rekey_state(Manager *m)
 
 int manager_load_state(Manager *m)
 {
+	struct sleeb_diag warnings = { 0 };
 	struct sleeb_error err = { 0 };
+	char *aside = NULL;
 	int r;
 
-	r = sleeb_state_load(&m->state, m->state_path, &err);
+	r = sleeb_state_load(&m->state, m->state_path, &warnings, &err);
+	for (size_t i = 0; i < warnings.n; i++)
+		log_warning("%s", warnings.msgs[i]);
+	sleeb_diag_done(&warnings);
 	if (r < 0) {
-		/* A broken state file must not keep the daemon from starting,
-		 * but the user must hear that originals may be lost. */
+		/* A state file that cannot be read must not keep the daemon
+		 * from starting, but the user must hear that originals may be
+		 * lost. */
 		log_error_errno(r, "%s; starting without saved originals", err.msg);
 		sleeb_state_done(&m->state);
 		m->state.path = strdup(m->state_path);
 		if (!m->state.path)
 			return -ENOMEM;
-	} else if (m->state.n > 0) {
+		return 0;
+	}
+	/* The next save rewrites the file without the skipped lines. */
+	if (r > 0 && !m->opts.dry_run) {
+		if (sleeb_state_keep_aside(m->state_path, &aside, &err) < 0)
+			log_error_errno(err.code, "%s", err.msg);
+		else
+			log_warning("%s: %d bad line%s skipped, the file kept as %s", m->state_path, r,
+				    r == 1 ? "" : "s", aside);
+		free(aside);
+	}
+	if (m->state.n > 0) {
 		log_notice("found originals of %zu caches from an earlier run in %s", m->state.n, m->state_path);
 		rekey_state(m);
 	}
@@ -313,12 +330,15 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	Manager *m = userdata;
+	int code = 0;
 
 	(void) si;
 	(void) sd_notify(0, "STOPPING=1\nSTATUS=Stopping, restoring original values");
 	if (m->config.rollback) {
 		log_info("stopping: restoring original values");
-		(void) manager_restore_all(m);
+		/* The kernel keeps values nobody asked for: the stop failed. */
+		if (manager_restore_all(m) < 0)
+			code = 1;
 	} else {
 		/* Rollback=no: the tuned values are meant to outlive us, and
 		 * must not be mistaken for originals by the next start. */
@@ -332,7 +352,7 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, voi
 		}
 	}
 	remove_textfile(m->config.prometheus_textfile);
-	return sd_event_exit(sd_event_source_get_event(s), 0);
+	return sd_event_exit(sd_event_source_get_event(s), code);
 }
 
 static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)

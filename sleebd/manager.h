@@ -43,6 +43,7 @@ struct cache {
 	bool has_queues;                /* cpu_queue_size exists */
 	struct sleeb_tunables cur;      /* as last read or written */
 	struct sleeb_tunables target;   /* what policy or auto-tuning wants */
+	struct sleeb_tunables planned;  /* the policy's plan the target started from */
 	bool has_target;
 	bool autotune;
 	uint32_t at_min, at_max;
@@ -105,6 +106,7 @@ struct options {
 	const char *config_root;        /* NULL: / */
 	bool once;
 	bool dry_run;
+	bool restore_only;              /* put the state file's originals back, exit */
 };
 
 typedef struct Manager {
@@ -259,7 +261,12 @@ int manager_rescan(Manager *m);
  * rate is events over the time between the reads of its counters. */
 int manager_autotune(Manager *m);
 
-/* Writes back every original in the state; removes the state file. */
+/*
+ * Writes back every original in the state and forgets it; removes the
+ * state file when all are back. Returns 0, or the -errno of a cache that
+ * could not be read or written (logged, as is how many originals stay in
+ * the file).
+ */
 int manager_restore_all(Manager *m);
 
 /* Updates and sends STATUS= (and extra, e.g. "READY=1"). */

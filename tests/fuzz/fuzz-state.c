@@ -2,9 +2,10 @@
 /*
  * libFuzzer target for the rollback state file parser (lib/state.c), the
  * file sleebd trusts at start to restore the kernel's originals. Any input
- * either loads or fails with -EINVAL and a "path:line: ..." message; what
- * loads holds only storable names, once each, and survives a save and a
- * second load unchanged: a state that does not round-trip loses originals.
+ * loads (only running out of memory fails), each skipped line said once as
+ * "path:line: ..."; what loads holds only storable names, once each, with
+ * values the kernel can be in, and survives a save and a second load
+ * unchanged: a state that does not round-trip loses originals.
  */
 
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "sleeb/ini.h"
 #include "sleeb/state.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -49,6 +51,7 @@ static int same(const struct sleeb_state *a, const struct sleeb_state *b)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sleeb_state s, t;
+	struct sleeb_diag w = { 0 };
 	struct sleeb_error err = { 0 };
 	char path[64];
 	int fd, r;
@@ -62,21 +65,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 
-	r = sleeb_state_load(&s, path, &err);
+	r = sleeb_state_load(&s, path, &w, &err);
 	close(fd);
 	if (r < 0) {
-		if (r != -EINVAL && r != -ENOMEM)
+		if (r != -ENOMEM)
 			abort();
-		/* "path:line: what": the line is a number from 1 on. */
-		if (r == -EINVAL) {
-			const char *p = err.msg + strlen(path);
-
-			if (strncmp(err.msg, path, strlen(path)) != 0 || p[0] != ':' || p[1] < '1' || p[1] > '9')
-				abort();
-		}
+		sleeb_diag_done(&w);
 		sleeb_state_done(&s);
 		return 0;
 	}
+	/* One warning per skipped line, "path:line: what", the line a
+	 * number from 1 on. */
+	if (w.n != (size_t) r)
+		abort();
+	for (size_t i = 0; i < w.n; i++) {
+		const char *p = w.msgs[i] + strlen(path);
+
+		if (strncmp(w.msgs[i], path, strlen(path)) != 0 || p[0] != ':' || p[1] < '1' || p[1] > '9')
+			abort();
+	}
+	sleeb_diag_done(&w);
+	for (size_t i = 0; i < s.n; i++)
+		if (sleeb_tunables_validate(&s.entries[i].orig, NULL) < 0)
+			abort();
 
 	/* Names: storable (remember() accepts them again), no duplicates. */
 	for (size_t i = 0; i < s.n; i++) {
@@ -96,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (sleeb_state_save(&s, &err) < 0)
 		abort();
-	if (sleeb_state_load(&t, saved, &err) < 0 || !same(&s, &t))
+	if (sleeb_state_load(&t, saved, NULL, &err) != 0 || !same(&s, &t))
 		abort();
 	sleeb_state_done(&t);
 	sleeb_state_done(&s);

@@ -40,12 +40,28 @@ struct sleeb_state {
 	size_t n;
 };
 
+struct sleeb_diag;
+
 /*
  * Reads path into *s (which takes a copy of path). A missing file gives
- * an empty state. Returns 0, -ENOMEM, -errno from reading, or -EINVAL
- * for a malformed line ("path:line: ..." in err).
+ * an empty state. A bad line (not "<id> <queue> <batch> <shared>", an id
+ * that cannot be stored, values the kernel cannot be in) costs only that
+ * line: it is skipped with "path:line: what is wrong; line skipped" in
+ * warnings (NULL: not said), and the other lines' originals are kept.
+ * Returns the number of lines skipped, or -ENOMEM or -errno from reading
+ * (with "path: reason" in err).
  */
-int sleeb_state_load(struct sleeb_state *s, const char *path, struct sleeb_error *err);
+int sleeb_state_load(struct sleeb_state *s, const char *path, struct sleeb_diag *warnings,
+		     struct sleeb_error *err);
+
+/*
+ * Keeps the file at path under a second name, path.broken (replacing an
+ * older one), so that the next sleeb_state_save() does not take the lines
+ * a load skipped with it: a person may still read originals off them.
+ * Returns 0 with the new name in *ret (free() it), or -errno with "path:
+ * reason" in err.
+ */
+int sleeb_state_keep_aside(const char *path, char **ret, struct sleeb_error *err);
 
 void sleeb_state_done(struct sleeb_state *s);
 

@@ -66,6 +66,15 @@ int sleeb_sysfs_read_u64(const char *cache, const char *attr, uint64_t *ret,
 int sleeb_sysfs_write_u64(const char *cache, const char *attr, uint64_t value,
 			  struct sleeb_error *err);
 
+/*
+ * Write "<value>\n" in one write(), as sleeb_sysfs_write_u64() does, for
+ * attributes that take a line (queue_sizes: "queue batch shared").
+ * Returns 0 or the kernel's -errno, unmodified. The message is
+ * "PATH: value: strerror".
+ */
+int sleeb_sysfs_write_string(const char *cache, const char *attr, const char *value,
+			     struct sleeb_error *err);
+
 /* True if the cache directory has @attr (e.g. "cpu_queue_size"). */
 bool sleeb_sysfs_has_attr(const char *cache, const char *attr);
 

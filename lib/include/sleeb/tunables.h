@@ -9,16 +9,22 @@
  *   cpu_batch_size     1..cpu_queue_size, and <= shared_queue_size unless
  *                      that is 0 (so "shared is 0 or >= batch" always holds)
  *   shared_queue_size  0 or cpu_batch_size..10000
- * A set of several values is written one attribute at a time in an order
- * whose every intermediate state is valid; if a write fails, the values
- * already written are restored in reverse order.
+ * A kernel with <cache>/queue_sizes takes all three in one write, one
+ * resize. Without it (older kernels) a set of several values is written
+ * one attribute at a time in an order whose every intermediate state is
+ * valid; if a write fails, the values already written are restored in
+ * reverse order.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "sleeb/error.h"
 
 #define SLEEB_QUEUE_MAX 10000u
+
+/* All three sizes as one line, "queue batch shared". */
+#define SLEEB_TUNABLES_ATTR_ALL "queue_sizes"
 
 enum sleeb_tunable {
 	SLEEB_TUNABLE_QUEUE,
@@ -98,9 +104,21 @@ typedef int (*sleeb_tunables_write_fn)(const char *cache, enum sleeb_tunable whi
 int sleeb_tunables_write_sysfs(const char *cache, enum sleeb_tunable which, uint32_t value,
 			       void *userdata, struct sleeb_error *err);
 
+/* True if @cache has queue_sizes: sleeb_tunables_apply() with the default
+ * writer then changes all three sizes in one write. */
+bool sleeb_tunables_one_write(const char *cache);
+
+/* Write @t to @cache's queue_sizes as "queue batch shared": one resize.
+ * Returns 0 or the kernel's -errno; @err is "PATH: q b s: reason". */
+int sleeb_tunables_write_all_sysfs(const char *cache, const struct sleeb_tunables *t,
+				   struct sleeb_error *err);
+
 /*
- * Take @cache from @cur to @target: plan, then write each step with
- * @write (NULL: sysfs).  If a write fails, the steps already done are
+ * Take @cache from @cur to @target. With @write NULL and a kernel that
+ * has queue_sizes: validate @target and write it there once (nothing if
+ * @target is @cur); a failure is the kernel's -errno with @err as from
+ * sleeb_tunables_write_all_sysfs(), and the kernel changed nothing.
+ * Otherwise: plan, then write each step with @write (NULL: sysfs).  If a write fails, the steps already done are
  * undone in reverse order, each attribute back to the value it had before
  * that step (every state on the way back was valid on the way there).
  * Returns:

@@ -384,6 +384,37 @@ START_TEST(test_fifo_attribute_refused)
 }
 END_TEST
 
+/* A line attribute (queue_sizes): one write, errors with the path. */
+START_TEST(test_write_string)
+{
+	char *root = test_copy_tree(SLEEB_TEST_DATA "/fake-sleeb"), *p, *want = NULL;
+	struct sleeb_error err = { 0 };
+
+	sleeb_root_set(root);
+	p = test_path(root, "sys/kernel/slab/kmalloc-64/queue_sizes");
+	test_write_file(p, "120 60 480\n");
+	ck_assert_int_eq(sleeb_sysfs_write_string("ip_mrt_cache", "queue_sizes", "8 4 0", &err), 0);
+	test_assert_file_eq(p, "8 4 0\n");
+	free(p);
+
+	p = test_path(root, "sys/kernel/slab/dentry/queue_sizes");
+	ck_assert_int_eq(sleeb_sysfs_write_string("dentry", "queue_sizes", "1 1 0", &err), -ENOENT);
+	ck_assert_int_ge(asprintf(&want, "%s: 1 1 0: No such file or directory", p), 0);
+	ck_assert_str_eq(err.msg, want);
+	free(want);
+	ck_assert_int_eq(symlink("../kmalloc-1k/object_size", p), 0);
+	ck_assert_int_eq(sleeb_sysfs_write_string("dentry", "queue_sizes", "1 1 0", &err), -ELOOP);
+	free(p);
+	p = test_path(root, "sys/kernel/slab/kmalloc-1k/object_size");
+	test_assert_file_eq(p, "1024\n");
+	free(p);
+	ck_assert_int_eq(sleeb_sysfs_write_string("dentry", "a/b", "1", &err), -EINVAL);
+	sleeb_root_set(NULL);
+	test_rm_tree(root);
+	free(root);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
 	tcase_add_test(tc, test_paths);
@@ -398,6 +429,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_link_out_of_root_without_openat2);
 	tcase_add_test(tc, test_snapshot_stays_inside);
 	tcase_add_test(tc, test_fifo_attribute_refused);
+	tcase_add_test(tc, test_write_string);
 }
 
 int main(void)

@@ -334,6 +334,59 @@ START_TEST(test_read_and_apply_sysfs)
 }
 END_TEST
 
+/*
+ * A kernel with queue_sizes takes the three sizes in one write. The single
+ * files keep their values in a fake tree, so any write to them shows.
+ */
+START_TEST(test_apply_queue_sizes)
+{
+	char *root = test_copy_tree(SLEEB_TEST_DATA "/fake-sleeb"), *p;
+	struct sleeb_error err = { 0 };
+	const char *const single[] = { "cpu_queue_size", "cpu_batch_size", "shared_queue_size" };
+	const char *const was[] = { "54\n", "27\n", "216\n" };
+	char *want;
+	size_t i;
+
+	sleeb_root_set(root);
+	test_write_file_at(root, "sys/kernel/slab/kmalloc-1k/queue_sizes", "54 27 216\n");
+	ck_assert_int_eq(sleeb_tunables_apply("kmalloc-1k", &T(54, 27, 216), &T(240, 120, 0), NULL,
+					      NULL, &err), 0);
+	p = test_path(root, "sys/kernel/slab/kmalloc-1k/queue_sizes");
+	test_assert_file_eq(p, "240 120 0\n");
+	free(p);
+	for (i = 0; i < 3; i++) {
+		p = test_path(root, "sys/kernel/slab/kmalloc-1k");
+		want = test_path(p, single[i]);
+		test_assert_file_eq(want, was[i]);
+		free(want);
+		free(p);
+	}
+
+	/* An invalid target is refused before the write. */
+	ck_assert_int_eq(sleeb_tunables_apply("kmalloc-1k", &T(240, 120, 0), &T(10, 20, 0), NULL,
+					      NULL, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "kmalloc-1k: cpu_batch_size: 20: not in 1..cpu_queue_size 10");
+
+	/* The kernel's refusal: the path and its errno, nothing to roll back. */
+	p = test_path(root, "sys/kernel/slab/dentry/queue_sizes");
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	ck_assert_int_eq(sleeb_tunables_apply("dentry", &T(120, 60, 480), &T(1000, 500, 500), NULL,
+					      NULL, &err), -EISDIR);
+	want = NULL;
+	ck_assert_int_ge(asprintf(&want, "%s: 1000 500 500: Is a directory", p), 0);
+	ck_assert_str_eq(err.msg, want);
+	free(want);
+	free(p);
+	p = test_path(root, "sys/kernel/slab/dentry/cpu_queue_size");
+	test_assert_file_eq(p, "120\n");
+	free(p);
+
+	sleeb_root_set(NULL);
+	test_rm_tree(root);
+	free(root);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
 	tcase_add_test(tc, test_names);
@@ -347,6 +400,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_apply_rollback_fails);
 	tcase_add_test(tc, test_apply_invalid_target);
 	tcase_add_test(tc, test_read_and_apply_sysfs);
+	tcase_add_test(tc, test_apply_queue_sizes);
 }
 
 int main(void)

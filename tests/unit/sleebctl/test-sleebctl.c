@@ -410,6 +410,49 @@ START_TEST(test_set_rollback)
 }
 END_TEST
 
+/*
+ * A kernel with queue_sizes: the sizes go there as one line, one resize,
+ * and the three single files are not written (here they keep their old
+ * values, where sysfs would show the new ones).
+ */
+START_TEST(test_set_queue_sizes)
+{
+	char *root = test_copy_tree(SLEEB), *p;
+	struct result r;
+
+	test_write_file_at(root, "sys/kernel/slab/kmalloc-1k/queue_sizes", "54 27 216\n");
+	r = run("--root", root, "set", "kmalloc-1k", "--queue", "240", "--batch", "120", "--dry-run", NULL);
+	ck_assert_int_eq(r.status, 0);
+	assert_contains(r.out, "kmalloc-1k: would write queue_sizes=240 120 216 (queue=54");
+	assert_attr(root, "kmalloc-1k", "queue_sizes", "54 27 216\n");
+	result_free(&r);
+
+	r = run("--root", root, "set", "kmalloc-1k", "--queue", "240", "--batch", "120", NULL);
+	ck_assert_int_eq(r.status, 0);
+	assert_contains(r.out, "kmalloc-1k: queue=240 batch=120 shared=216 (was queue=54 batch=27 shared=216)");
+	assert_attr(root, "kmalloc-1k", "queue_sizes", "240 120 216\n");
+	assert_attr(root, "kmalloc-1k", "cpu_queue_size", "54\n");
+	assert_attr(root, "kmalloc-1k", "cpu_batch_size", "27\n");
+	assert_attr(root, "kmalloc-1k", "shared_queue_size", "216\n");
+	result_free(&r);
+
+	/* The kernel's error is the one write's: its path and errno, and no
+	 * rollback, for the kernel changed nothing. */
+	p = attr_path(root, "dentry", "queue_sizes");
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	r = run("--root", root, "set", "dentry", "--queue", "8", "--batch", "4", "--shared", "4", NULL);
+	ck_assert_int_eq(r.status, 1);
+	assert_contains(r.err, "/sys/kernel/slab/dentry/queue_sizes: 8 4 4: Is a directory");
+	assert_lacks(r.err, "rolled back");
+	assert_attr(root, "dentry", "cpu_queue_size", "120\n");
+	result_free(&r);
+	free(p);
+
+	test_rm_tree(root);
+	free(root);
+}
+END_TEST
+
 static const char *first_line_end(const char *s)
 {
 	const char *nl = strchr(s, '\n');
@@ -784,6 +827,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_get);
 	tcase_add_test(tc, test_set);
 	tcase_add_test(tc, test_set_rollback);
+	tcase_add_test(tc, test_set_queue_sizes);
 	tcase_add_test(tc, test_check);
 	tcase_add_test(tc, test_check_unknown);
 	tcase_add_test(tc, test_check_samples);

@@ -129,7 +129,7 @@ END_TEST
 
 /*
  * A cache a policy gives the value it already had: sleebd writes nothing
- * and records no original, but the cache has a target all the same, and
+ * (but records the original), the cache has a target all the same, and
  * a set on it is undone at the next interval: set warns as for any other.
  */
 START_TEST(test_set_warns_on_managed_cache_never_written)
@@ -141,7 +141,7 @@ START_TEST(test_set_warns_on_managed_cache_never_written)
 	writef("etc/sleeb/policy.d/20-dentry.conf", "[Cache]\nMatch=dentry\nCpuQueueSize=120\n");
 	pid = start_daemon();
 	snprintf(state, sizeof(state), "%s/run/sleeb/state", root);
-	ck_assert(!file_contains(state, "dentry"));
+	ck_assert_msg(file_contains(state, "dentry 120 60 480"), "state: %s", test_read_file(state));
 	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "--root", root, "set", "--config-root", root, "dentry",
 					      "--queue", "100", NULL)), 0);
 	snprintf(want, sizeof(want), "sleebctl: dentry: warning: sleebd (pid %d) manages this cache", (int) pid);

@@ -9,8 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "helpers.h"
+#include "sleeb/ini.h"
 #include "sleeb/state.h"
-#include "runner.h"
 
 static char dir[64], path[128];
 
@@ -35,7 +36,7 @@ START_TEST(test_round_trip)
 	struct sleeb_error err = { 0 };
 	struct sleeb_tunables a = { { 120, 60, 480 } }, b = { { 8, 4, 0 } }, later = { { 1, 1, 0 } };
 
-	ck_assert_int_eq(sleeb_state_load(&s, path, &err), 0);       /* missing: empty */
+	ck_assert_int_eq(sleeb_state_load(&s, path, NULL, &err), 0);       /* missing: empty */
 	ck_assert_uint_eq(s.n, 0);
 	ck_assert_int_eq(sleeb_state_remember(&s, "kmalloc-64", &a), 1);
 	ck_assert_int_eq(sleeb_state_remember(&s, ":a-0000104", &b), 1);
@@ -45,7 +46,7 @@ START_TEST(test_round_trip)
 	ck_assert_int_eq(sleeb_state_remember(&s, "", &a), -EINVAL);
 	ck_assert_int_eq(sleeb_state_save(&s, &err), 0);             /* creates run/sleeb/ */
 
-	ck_assert_int_eq(sleeb_state_load(&t, path, &err), 0);
+	ck_assert_int_eq(sleeb_state_load(&t, path, NULL, &err), 0);
 	ck_assert_uint_eq(t.n, 2);
 	ck_assert_ptr_nonnull(sleeb_state_find(&t, "kmalloc-64"));
 	ck_assert_mem_eq(&sleeb_state_find(&t, "kmalloc-64")->orig, &a, sizeof(a));
@@ -56,7 +57,7 @@ START_TEST(test_round_trip)
 	ck_assert_int_eq(sleeb_state_forget(&t, "kmalloc-64"), 0);
 	ck_assert_int_eq(sleeb_state_save(&t, &err), 0);
 	sleeb_state_done(&s);
-	ck_assert_int_eq(sleeb_state_load(&s, path, &err), 0);
+	ck_assert_int_eq(sleeb_state_load(&s, path, NULL, &err), 0);
 	ck_assert_uint_eq(s.n, 1);
 
 	/* empty state: the file goes away */
@@ -68,19 +69,41 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/* A bad line costs that line: the others' originals stay, each bad one is
+ * said as file:line, and the file can be kept aside before a rewrite. */
 START_TEST(test_malformed)
 {
+	static const char text[] = "# sleebd state v1\nkmalloc-64 120 60 480\ndentry 1 x 3\n"
+				   "inode_cache 10 60 480\nfilp 8 4 3 9\nbuffer_head 8 4 0\n";
+	struct sleeb_diag w = { 0 };
 	struct sleeb_state s;
 	struct sleeb_error err = { 0 };
-	FILE *f;
+	char *aside = NULL, *kept;
 
 	snprintf(path, sizeof(path), "%s/state", dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("# sleebd state v1\nkmalloc-64 120 60 480\ndentry 1 x 3\n", f);
-	fclose(f);
-	ck_assert_int_eq(sleeb_state_load(&s, path, &err), -EINVAL);
-	ck_assert_msg(strstr(err.msg, "/state:3:"), "got %s", err.msg);
+	test_write_file(path, text);
+	ck_assert_int_eq(sleeb_state_load(&s, path, &w, &err), 3);
+	ck_assert_uint_eq(s.n, 2);
+	ck_assert_mem_eq(&sleeb_state_find(&s, "kmalloc-64")->orig, &((struct sleeb_tunables) { { 120, 60, 480 } }),
+			 sizeof(struct sleeb_tunables));
+	ck_assert_ptr_nonnull(sleeb_state_find(&s, "buffer_head"));
+	ck_assert_uint_eq(w.n, 3);
+	ck_assert_msg(strstr(w.msgs[0], "/state:3: expected '<cache> <queue> <batch> <shared>'; line skipped"), "%s",
+		      w.msgs[0]);
+	ck_assert_msg(strstr(w.msgs[1], "/state:4: cpu_batch_size: 60: not in 1..cpu_queue_size 10; line skipped"),
+		      "%s", w.msgs[1]);
+	ck_assert_msg(strstr(w.msgs[2], "/state:5: trailing fields; line skipped"), "%s", w.msgs[2]);
+	sleeb_diag_done(&w);
+
+	/* Kept aside, and the save that follows leaves it as it was. */
+	ck_assert_int_eq(sleeb_state_keep_aside(path, &aside, &err), 0);
+	ck_assert_int_eq(sleeb_state_save(&s, &err), 0);
+	test_assert_file_eq(aside, text);
+	kept = test_read_file(path);
+	ck_assert_ptr_nonnull(kept);
+	ck_assert_msg(!strstr(kept, "dentry") && strstr(kept, "kmalloc-64 120 60 480"), "%s", kept);
+	free(kept);
+	free(aside);
 	sleeb_state_done(&s);
 }
 END_TEST
@@ -96,11 +119,11 @@ START_TEST(test_hash_name_round_trip)
 	struct sleeb_tunables a = { { 6, 6, 8 } }, b = { { 120, 60, 480 } };
 	FILE *f;
 
-	ck_assert_int_eq(sleeb_state_load(&s, path, &err), 0);
+	ck_assert_int_eq(sleeb_state_load(&s, path, NULL, &err), 0);
 	ck_assert_int_eq(sleeb_state_remember(&s, "#odd", &a), 1);
 	ck_assert_int_eq(sleeb_state_remember(&s, "kmalloc-64", &b), 1);
 	ck_assert_int_eq(sleeb_state_save(&s, &err), 0);
-	ck_assert_int_eq(sleeb_state_load(&t, path, &err), 0);
+	ck_assert_int_eq(sleeb_state_load(&t, path, NULL, &err), 0);
 	ck_assert_uint_eq(t.n, 2);
 	ck_assert_ptr_nonnull(sleeb_state_find(&t, "#odd"));
 	ck_assert_mem_eq(&sleeb_state_find(&t, "#odd")->orig, &a, sizeof(a));
@@ -112,22 +135,29 @@ START_TEST(test_hash_name_round_trip)
 	ck_assert_ptr_nonnull(f);
 	fputs("# sleebd state v1\n#\n#\tnote\n#odd 6 6 8\n", f);
 	fclose(f);
-	ck_assert_int_eq(sleeb_state_load(&t, path, &err), 0);
+	ck_assert_int_eq(sleeb_state_load(&t, path, NULL, &err), 0);
 	ck_assert_uint_eq(t.n, 1);
 	ck_assert_str_eq(t.entries[0].cache, "#odd");
 	sleeb_state_done(&t);
 
 	/* A cache named "#" alone would be written as "# 8 4 3", a comment:
 	 * it cannot be stored (the 10 M run found "\t# 8 4 3"). */
-	ck_assert_int_eq(sleeb_state_load(&s, path, &err), 0);
+	ck_assert_int_eq(sleeb_state_load(&s, path, NULL, &err), 0);
 	ck_assert_int_eq(sleeb_state_remember(&s, "#", &a), -EINVAL);
 	sleeb_state_done(&s);
 	f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
 	fputs("# sleebd state v1\n\t# 8 4 3\n", f);
 	fclose(f);
-	ck_assert_int_eq(sleeb_state_load(&t, path, &err), -EINVAL);
-	ck_assert_msg(strstr(err.msg, "/state:2: invalid cache name"), "got %s", err.msg);
+	{
+		struct sleeb_diag w = { 0 };
+
+		ck_assert_int_eq(sleeb_state_load(&t, path, &w, &err), 1);
+		ck_assert_uint_eq(t.n, 0);
+		ck_assert_uint_eq(w.n, 1);
+		ck_assert_msg(strstr(w.msgs[0], "/state:2: invalid cache name"), "got %s", w.msgs[0]);
+		sleeb_diag_done(&w);
+	}
 	sleeb_state_done(&t);
 }
 END_TEST
@@ -139,7 +169,7 @@ START_TEST(test_unwritable)
 	struct sleeb_tunables a = { { 120, 60, 480 } };
 
 	/* /proc refuses new directories, even to root: an error, not a crash */
-	ck_assert_int_eq(sleeb_state_load(&s, "/proc/sleeb-no-such-dir/state", &err), 0);
+	ck_assert_int_eq(sleeb_state_load(&s, "/proc/sleeb-no-such-dir/state", NULL, &err), 0);
 	ck_assert_int_eq(sleeb_state_remember(&s, "kmalloc-64", &a), 1);
 	ck_assert_int_lt(sleeb_state_save(&s, &err), 0);
 	ck_assert(strstr(err.msg, "/proc/sleeb-no-such-dir/state"));

@@ -54,10 +54,23 @@ START_TEST(test_no_write_access_to_slabinfo)
 }
 END_TEST
 
+/* After a daemon that died (SIGKILL, a crash, the start limit) the
+ * originals come back from the state file; after a clean stop there is
+ * none and the restore does nothing. */
+START_TEST(test_stop_post_restores)
+{
+	const char *v = values("ExecStopPost");
+
+	ck_assert_msg(strstr(v, "/sleebd --restore-only\n") && !strchr(strchr(v, '\n') + 1, '\n'),
+		      "ExecStopPost=%s", v);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
 	tcase_add_test(tc, test_reload_waits_for_the_answer);
 	tcase_add_test(tc, test_no_write_access_to_slabinfo);
+	tcase_add_test(tc, test_stop_post_restores);
 }
 
 int main(int argc, char *argv[])

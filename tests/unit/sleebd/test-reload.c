@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A reload and auto-tuning (issue 31): a cache whose policy the reload
+ * leaves as it was keeps the size auto-tuning gave it; one whose policy
+ * changed starts again from the new plan.
+ *
+ * Usage: test-sleebd-reload SLEEBD SLEEBCTL
+ */
+
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "host.h"
+
+/* Grows without shrinking back while the test looks: a long shrink wait. */
+#define CONF "[Daemon]\nInterval=100ms\nAutoTuneShrinkAfter=1000\n"
+#define AUTO "[Cache]\nMatch=kmalloc-64\nAutoTune=yes\nAutoTuneMin=16\nAutoTuneMax=960\n"
+
+/* Churns kmalloc-64's counters until sleebd grows its queue to 240. */
+static void grow(void)
+{
+	unsigned long long events = 0;
+	char buf[128];
+
+	for (int i = 0; i < 300 && attr("kmalloc-64", "cpu_queue_size") != 240; i++) {
+		events += 200000;
+		snprintf(buf, sizeof(buf), "alloc_refill %llu\nfree_drain %llu\n", events, events);
+		test_replace_at(root, "sys/kernel/slab/kmalloc-64/queue_stats", buf);
+		usleep(20000);
+	}
+	ck_assert_msg(wait_tunables("kmalloc-64", 240, 120, 960), "kmalloc-64 did not grow: %d/%d/%d",
+		      attr("kmalloc-64", "cpu_queue_size"), attr("kmalloc-64", "cpu_batch_size"),
+		      attr("kmalloc-64", "shared_queue_size"));
+}
+
+static void reload(void)
+{
+	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "reload", "--config-root", root, NULL)), 0);
+}
+
+START_TEST(test_reload_keeps_tuned_size)
+{
+	pid_t pid;
+
+	make_tree(true);
+	writef("etc/sleeb/sleebd.conf", CONF);
+	writef("etc/sleeb/policy.d/10-auto.conf", AUTO);
+	writef("etc/sleeb/policy.d/20-dentry.conf", "[Cache]\nMatch=dentry\nCpuQueueSize=200\n");
+	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
+	grow();
+
+	/* Another cache's policy changes; kmalloc-64's does not. */
+	writef("etc/sleeb/policy.d/20-dentry.conf", "[Cache]\nMatch=dentry\nCpuQueueSize=300\n");
+	reload();
+	ck_assert_int_eq(attr("dentry", "cpu_queue_size"), 300);
+	ck_assert_msg(attr("kmalloc-64", "cpu_queue_size") == 240,
+		      "the reload took kmalloc-64 from its tuned 240 to %d", attr("kmalloc-64", "cpu_queue_size"));
+	usleep(300000);
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 240);
+
+	/* Its own policy changes: the new plan holds. */
+	writef("etc/sleeb/policy.d/10-auto.conf",
+	       "[Cache]\nMatch=kmalloc-64\nAutoTune=yes\nAutoTuneMin=16\nAutoTuneMax=100\n");
+	reload();
+	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 100);
+
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
+	ck_assert(wait_tunables("kmalloc-64", 120, 60, 480));
+}
+END_TEST
+
+static void add_tests(TCase *tc)
+{
+	tcase_add_test(tc, test_reload_keeps_tuned_size);
+}
+
+int main(int argc, char *argv[])
+{
+	return host_main(argc, argv, "sleebd-reload", add_tests);
+}
