@@ -85,9 +85,10 @@ START_TEST(test_manual_write_restored)
 	ck_assert_msg(wait_attr("kmalloc-64", "cpu_queue_size", 256), "kmalloc-64 stays at %d",
 		      attr("kmalloc-64", "cpu_queue_size"));
 	took = now_ms() - t0;
-	/* Interval=100ms: within an interval, and then some for the timer's
-	 * slack and a slow sanitizer build. */
-	ck_assert_msg(took < 400, "restored after %llu ms", (unsigned long long) took);
+	/* Interval=100ms: by the interval's checks, not by something slower
+	 * (a rescan, a reload). The bound leaves room for an ASan build on a
+	 * loaded host (628 ms seen beside kernel builds): it is not a speed. */
+	ck_assert_msg(took < 3000, "restored after %llu ms", (unsigned long long) took);
 	ck_assert_int_eq(attr("dentry", "cpu_queue_size"), 100);
 	for (int i = 0; i < 100 && !file_contains(logpath, "kmalloc-64: drifted"); i++)
 		usleep(10000);
