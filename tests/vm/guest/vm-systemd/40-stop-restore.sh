@@ -4,6 +4,17 @@
 . /tests/lib.sh
 . /tests/vm-systemd/systemd.lib
 wait_for 300 ready
+# The shipped policies change nothing on an idle guest: kernel defaults,
+# and auto-tuning with no load to follow. A static policy gives each stop
+# something to put back (the package's removal in 70-package.sh too).
+mkdir -p /etc/sleeb/policy.d
+printf '[Cache]\nMatch=filp\nCpuQueueSize=200\nCpuBatchSize=100\nSharedQueueSize=800\n' \
+	>/etc/sleeb/policy.d/90-test-static.conf
+check "systemctl restart sleebd (a static policy for filp)" systemctl restart sleebd.service
+wait_for 300 ready
+expect_eq "filp at the static policy's sizes" "200 100 800" \
+	"$(echo $(cat /sys/kernel/slab/filp/cpu_queue_size /sys/kernel/slab/filp/cpu_batch_size \
+		/sys/kernel/slab/filp/shared_queue_size))"
 all_tunables >/tmp/tuned0
 check "systemctl stop sleebd" systemctl stop sleebd.service
 expect_eq "sleebd inactive after stop" inactive "$(systemctl is-active sleebd.service)"
