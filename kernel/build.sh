@@ -68,12 +68,17 @@ tree_of() {
 	esac
 }
 
+# The test modules' fragment is for the four CI variants only: the prefixes
+# and sheaves are the benchmark's, and load none of them.
 fragments_of() {
+	local tests="$here/configs/test-modules.config"
 	case "$1" in
-	vanilla | sheaves) echo "$here/configs/guest.config" ;;
-	sleeb | sleeb-upto-*) echo "$here/configs/guest.config $here/configs/sleeb.config" ;;
-	sleeb-lockdep) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/checks.config $here/configs/queue-debug.config" ;;
-	sleeb-debug) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/checks.config $here/configs/kasan.config" ;;
+	sheaves) echo "$here/configs/guest.config" ;;
+	vanilla) echo "$here/configs/guest.config $tests" ;;
+	sleeb-upto-*) echo "$here/configs/guest.config $here/configs/sleeb.config" ;;
+	sleeb) echo "$here/configs/guest.config $here/configs/sleeb.config $tests" ;;
+	sleeb-lockdep) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/checks.config $here/configs/queue-debug.config $tests" ;;
+	sleeb-debug) echo "$here/configs/guest.config $here/configs/sleeb.config $here/configs/checks.config $here/configs/kasan.config $tests" ;;
 	esac
 }
 
