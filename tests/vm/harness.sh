@@ -76,7 +76,7 @@ esac
 # cpus run, and gives no cache debug flags. A cmdline with its own
 # slab_debug keeps it.
 case "$suite" in
-vm-boot | vm-kernel | vm-stress)
+vm-boot | vm-kernel | vm-meminit | vm-stress)
 	case " $append " in
 	*" slab_debug="* | *" slub_debug="*) ;;
 	*) append="slab_debug=-,sleeb_key_at_boot $append" ;;

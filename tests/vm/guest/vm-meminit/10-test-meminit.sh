@@ -1,0 +1,1 @@
+../vm-kernel/05-test-meminit.sh
