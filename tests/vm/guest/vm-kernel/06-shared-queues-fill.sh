@@ -14,7 +14,10 @@ queues_on || { ok "# SKIP shared queues: no object queues on this kernel"; exit 
 check "kmem_cache_node is poisoned" grep -qx 1 /sys/kernel/slab/kmem_cache_node/poison
 
 # dentry: tmpfs files allocate one each and free it (after RCU) on the
-# cpu that removes them.
+# cpu that removes them. All on cpu 0, so that the frees are local ones,
+# which go through the cpu queue to the node's shared queue (a remote
+# free would go to the object's node a row at a time).
+taskset -p 1 $$ >/dev/null || { not_ok "taskset -p 1 $$ failed"; exit 0; }
 C=/sys/kernel/slab/dentry
 stat_of() { sed -n "s/^$1 //p" $C/queue_stats; }
 n=$((2 * ($(cat $C/cpu_queue_size) + $(cat $C/shared_queue_size)) + 100))
