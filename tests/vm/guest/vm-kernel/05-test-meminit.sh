@@ -20,6 +20,10 @@ case "$heap" in
 *) not_ok "console says 'heap alloc:off, heap free:on' (init_on_alloc=0 init_on_free=1), not: '${heap:-no mem auto-init line}'" ;;
 esac
 
+[ -e /lib/modules/test_meminit.ko ] || {
+	not_ok "test_meminit: no /lib/modules/test_meminit.ko (CONFIG_TEST_MEMINIT=m, kernel/configs/test-modules.config)"
+	exit 0
+}
 dmesg -c >/dev/null
 insmod /lib/modules/test_meminit.ko
 rc=$?
