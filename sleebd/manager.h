@@ -86,7 +86,7 @@ struct cache {
 /*
  * Why sleebd changed a cache's tunables: the reason= label of
  * sleeb_decisions_total. Every decision is one log_change() (journal
- * REASON=) and is counted in one place, manager-apply.c:decision(). The
+ * REASON=) and is counted in one place, manager-cache.c:decision(). The
  * rollback on stop is logged but not counted (the textfile is removed).
  */
 enum decision_reason {
@@ -198,7 +198,7 @@ int manager_status_json(Manager *m, char **ret);
 /* Rewrites PrometheusTextfile= (if set); a failure is logged once per streak. */
 void manager_write_textfile(Manager *m);
 
-/* ---- manager-apply.c ---- */
+/* ---- manager-policy.c ---- */
 
 /*
  * Lists the caches and applies the static policy to every one (all: true)
@@ -209,6 +209,11 @@ void manager_write_textfile(Manager *m);
  */
 int manager_apply_policy(Manager *m, bool all, const char *reason);
 
+/* The interval's rescan: the static policy for caches new in m->snap. */
+int manager_rescan(Manager *m);
+
+/* ---- manager-uevent.c ---- */
+
 /* Applies the policy to one cache by its sysfs directory (uevent KOBJ_ADD). */
 int manager_apply_cache(Manager *m, const char *id, const char *reason);
 
@@ -217,6 +222,8 @@ void manager_name_retries_free(Manager *m);
 
 /* Forgets a cache by its sysfs directory (uevent KOBJ_REMOVE). */
 void manager_drop_cache(Manager *m, const char *id);
+
+/* ---- manager-verify.c ---- */
 
 /*
  * Puts back the target of every managed cache found off it: a write that
@@ -227,6 +234,8 @@ void manager_drop_cache(Manager *m, const char *id);
  * Nothing to do in a dry run (nothing was written) or monitor-only.
  */
 void manager_verify(Manager *m, uint64_t now_usec);
+
+/* ---- manager-snapshot.c ---- */
 
 /*
  * Reads the kernel into m->snap: /proc/slabinfo, and from sysfs only what
@@ -254,12 +263,13 @@ int manager_snapshot(Manager *m, bool verify);
  */
 #define SLEEB_QUIET_READ_EVERY 4
 
-/* The interval's rescan: the static policy for caches new in m->snap. */
-int manager_rescan(Manager *m);
+/* ---- manager-autotune.c ---- */
 
 /* One auto-tuning interval over every AutoTune cache, from m->snap: each
  * rate is events over the time between the reads of its counters. */
 int manager_autotune(Manager *m);
+
+/* ---- manager-restore.c ---- */
 
 /*
  * Writes back every original in the state and forgets it; removes the
@@ -268,6 +278,8 @@ int manager_autotune(Manager *m);
  * the file).
  */
 int manager_restore_all(Manager *m);
+
+/* ---- manager.c ---- */
 
 /* Updates and sends STATUS= (and extra, e.g. "READY=1"). */
 void manager_notify_status(Manager *m, const char *extra);
