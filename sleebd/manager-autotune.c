@@ -7,29 +7,85 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "log.h"
 #include "manager-internal.h"
 #include "sleeb/meminfo.h"
+#include "sleeb/psi.h"
 
-static void refresh_memtotal(Manager *m)
+/* MemTotal for the budget, and whether memory is short, into p. */
+static void read_memory(Manager *m, struct sleeb_autotune_params *p)
 {
 	struct sleeb_meminfo mi;
 	struct sleeb_error err = { 0 };
+	uint64_t avail = 0;
+	double psi = -1;
 
-	if (sleeb_meminfo_read(&mi, &err) == 0 && (mi.present & (1u << SLEEB_MEMINFO_MEM_TOTAL)))
+	if (sleeb_meminfo_read(&mi, &err) == 0 && (mi.present & (1u << SLEEB_MEMINFO_MEM_TOTAL))) {
 		m->memtotal = mi.value[SLEEB_MEMINFO_MEM_TOTAL];
+		if (mi.present & (1u << SLEEB_MEMINFO_MEM_AVAILABLE))
+			avail = mi.value[SLEEB_MEMINFO_MEM_AVAILABLE];
+	}
+	/* Without MemAvailable (or PSI) memory counts as not short. */
+	if (!(mi.present & (1u << SLEEB_MEMINFO_MEM_AVAILABLE)))
+		avail = m->memtotal;
+	if (m->config.autotune_memory_pressure && sleeb_psi_read_memory(&psi, &err) < 0)
+		psi = -1;
+	p->memory_short = sleeb_autotune_memory_short(m->memtotal, avail, (unsigned) m->config.autotune_memory_low,
+						      psi, (unsigned) m->config.autotune_memory_pressure,
+						      p->memory_reason, sizeof(p->memory_reason));
 }
 
 /*
  * Kept at its floor, and its queues neither ran empty nor overflowed
- * since the last read (queue_stats counts that; without it there is no
- * such signal): see SLEEB_QUIET_READ_EVERY.
+ * since the last read: see SLEEB_QUIET_READ_EVERY.
  */
 static bool autotune_quiet(const struct sleeb_autotune_cache *a)
 {
-	return a->action == SLEEB_AUTOTUNE_KEEP && !a->rate_is_flow && a->rate == 0 &&
+	return a->action == SLEEB_AUTOTUNE_KEEP && a->has_sample && a->sample.refills + a->sample.drains == 0 &&
 	       a->cur.v[SLEEB_TUNABLE_QUEUE] <= a->min;
+}
+
+struct group_entry {
+	char key[SLEEB_CACHE_NAME_MAX];
+	size_t index;
+};
+
+static int group_entry_cmp(const void *a, const void *b)
+{
+	const struct group_entry *x = a, *y = b;
+	int r = strcmp(x->key, y->key);
+
+	return r ? r : (x->index > y->index) - (x->index < y->index);
+}
+
+/*
+ * The copies of a kmalloc size class decide as one group: each entry's
+ * group is the lowest index with the same key. Sorted once, so n log n
+ * compares however many copies there are.
+ */
+static int assign_groups(struct sleeb_autotune_cache *in, struct cache *const *who, size_t n)
+{
+	struct group_entry *e;
+
+	if (n == 0)
+		return 0;
+	e = calloc(n, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		sleeb_autotune_group_key(who[i]->name, e[i].key, sizeof(e[i].key));
+		e[i].index = i;
+	}
+	qsort(e, n, sizeof(*e), group_entry_cmp);
+	for (size_t i = 0, lead = 0; i < n; i++) {
+		if (i == 0 || strcmp(e[i].key, e[i - 1].key) != 0)
+			lead = e[i].index;
+		in[e[i].index].group = lead;
+	}
+	free(e);
+	return 0;
 }
 
 int manager_autotune(Manager *m)
@@ -47,16 +103,15 @@ int manager_autotune(Manager *m)
 	if (n == 0)
 		return 0;
 
-	refresh_memtotal(m);
 	/* The marks from sleebd.conf; a reload takes effect at the next interval. */
 	sleeb_autotune_params_init(&p);
-	p.grow_rate = (double) m->config.autotune_grow_rate;
-	p.idle_flow = (double) m->config.autotune_idle_flow;
-	p.grow_after = (unsigned) m->config.autotune_grow_after;
-	p.shrink_after = (unsigned) m->config.autotune_shrink_after;
-	p.cooldown = (unsigned) m->config.autotune_cooldown;
+	p.target_ratio = (double) m->config.autotune_target_trips / 1000.0;
+	p.min_trip_rate = (double) m->config.autotune_min_trip_rate;
+	p.smoothing = (double) m->config.autotune_smoothing / 100.0;
+	p.reap_shrink = (double) m->config.autotune_reap_shrink / 100.0;
 	p.ncpus = m->ncpus;
 	p.nnodes = m->nnodes;
+	read_memory(m, &p);
 	p.budget_bytes = sleeb_daemon_config_budget(&m->config, m->memtotal);
 
 	in = calloc(n, sizeof(*in));
@@ -71,7 +126,6 @@ int manager_autotune(Manager *m)
 	for (size_t i = 0; i < set->n; i++) {
 		const struct sleeb_cache *sc = &set->caches[i];
 		struct cache *c = cache_find(m, sc->id);
-		uint64_t events, now_usec;
 
 		if (!sc->has_queues)
 			continue;
@@ -88,46 +142,31 @@ int manager_autotune(Manager *m)
 			.cur = c->cur,
 			.min = c->at_min,
 			.max = c->at_max,
-			.rate = -1,
 			.state = c->at,
 		};
-		/* Rates divide by the time between two reads of the counters,
-		 * whenever the timer fired and however long reading took. */
-		now_usec = sc->has_stats ? sc->stats_usec : set->timestamp_usec;
+		/* Deltas over the time between two reads of the counters,
+		 * whenever the timer fired and however long reading took.
+		 * Without queue_stats there is no trip count: no decision
+		 * but the bounds and memory. */
 		if (sc->has_stats) {
-			/* The real signal: how often the queues ran empty or full. */
-			events = sc->stats.value[SLEEB_QSTAT_ALLOC_REFILL] + sc->stats.value[SLEEB_QSTAT_FREE_DRAIN];
-			if (c->have_prev && c->prev_from_stats) {
-				in[n].rate = sleeb_autotune_rate(c->prev_events, events, now_usec - c->prev_usec,
-								 m->ncpus);
-				in[n].reaped = sleeb_autotune_rate(c->prev_reaped,
-								   sc->stats.value[SLEEB_QSTAT_REAP_DRAINED],
-								   now_usec - c->prev_usec, m->ncpus);
-				in[n].has_ops = sc->stats.present & (1u << SLEEB_QSTAT_FASTPATH_OPS);
-				if (in[n].has_ops)
-					in[n].ops = sleeb_autotune_rate(c->prev_ops,
-									sc->stats.value[SLEEB_QSTAT_FASTPATH_OPS],
-									now_usec - c->prev_usec, m->ncpus);
-			}
-			c->prev_reaped = sc->stats.value[SLEEB_QSTAT_REAP_DRAINED];
-			c->prev_ops = sc->stats.value[SLEEB_QSTAT_FASTPATH_OPS];
+			if (c->have_prev)
+				in[n].has_sample = sleeb_autotune_sample_delta(&c->prev_stats, &sc->stats,
+									       sc->stats_usec - c->prev_usec,
+									       &in[n].sample) == 0;
+			c->prev_stats = sc->stats;
+			c->prev_usec = sc->stats_usec;
+			c->have_prev = true;
 		} else {
-			/* No queue_stats: slabinfo churn (change in active
-			 * objects) is the best proxy left, for both the rate
-			 * and, already counted in objects, the flow. */
-			events = sc->si.active_objs;
-			in[n].rate_is_flow = true;
-			if (c->have_prev && !c->prev_from_stats)
-				in[n].rate = sleeb_autotune_churn_rate(c->prev_events, events,
-								       now_usec - c->prev_usec, m->ncpus);
+			c->have_prev = false;
 		}
-		c->prev_events = events;
-		c->prev_usec = now_usec;
-		c->prev_from_stats = sc->has_stats;
-		c->have_prev = true;
 		who[n++] = c;
 	}
 
+	if (assign_groups(in, who, n) < 0) {
+		free(in);
+		free(who);
+		return log_error_errno(-ENOMEM, "out of memory");
+	}
 	sleeb_autotune_decide(&p, in, n);
 
 	for (size_t i = 0; i < n; i++) {

@@ -48,12 +48,9 @@ struct cache {
 	bool autotune;
 	uint32_t at_min, at_max;
 	struct sleeb_autotune_state at;
-	uint64_t prev_events;           /* alloc_refill + free_drain, or active_objs */
-	uint64_t prev_usec;
-	uint64_t prev_reaped;           /* queue_stats reap_drained */
-	uint64_t prev_ops;              /* queue_stats fastpath_ops */
+	struct sleeb_queue_stats prev_stats; /* queue_stats at the last read */
+	uint64_t prev_usec;             /* when it was read */
 	bool have_prev;
-	bool prev_from_stats;           /* prev_events came from queue_stats */
 	/* A quiet auto-tuned cache (at its floor, no refill or drain since
 	 * the last read) has its queue_stats read only every
 	 * SLEEB_QUIET_READ_EVERY intervals while its slabinfo line stands
