@@ -298,17 +298,29 @@ static uint64_t group_bytes(const struct sleeb_autotune_params *p, const struct 
 	return b;
 }
 
+/*
+ * Grows fill the budget only up to 7/8 of it, shrinks start above all of
+ * it: a cache that grew to the last byte would be shrunk again by the
+ * next small change elsewhere (a new cache, another's default), and grow
+ * back the interval after.
+ */
+static uint64_t grow_limit(const struct sleeb_autotune_params *p)
+{
+	return p->budget_bytes - p->budget_bytes / 8;
+}
+
 /* A grow that does not fit is cut to the largest queue that does. */
 static void fit_grow(const struct sleeb_autotune_params *p, struct sleeb_autotune_cache *caches, size_t n,
 		     size_t lead, uint64_t *total)
 {
 	struct sleeb_autotune_cache *c = &caches[lead];
+	uint64_t limit = grow_limit(p);
 	uint64_t before = group_bytes(p, caches, n, lead, &c->cur), after;
 	uint32_t q = c->cur.v[SLEEB_TUNABLE_QUEUE], lo = q, hi = c->next.v[SLEEB_TUNABLE_QUEUE];
 	struct sleeb_tunables v;
 
 	after = group_bytes(p, caches, n, lead, &c->next);
-	if (*total - before + after <= p->budget_bytes) {
+	if (*total - before + after <= limit) {
 		*total = *total - before + after;
 		return;
 	}
@@ -317,14 +329,15 @@ static void fit_grow(const struct sleeb_autotune_params *p, struct sleeb_autotun
 		uint32_t mid = lo + (hi - lo) / 2;
 
 		sleeb_autotune_scale(&c->cur, mid, &v);
-		if (*total - before + group_bytes(p, caches, n, lead, &v) <= p->budget_bytes)
+		if (*total - before + group_bytes(p, caches, n, lead, &v) <= limit)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	if ((uint64_t) lo * SLEEB_AUTOTUNE_MIN_STEP_DEN < (uint64_t) q * SLEEB_AUTOTUNE_MIN_STEP_NUM) {
 		keep(c);
-		say(c, "grow to %u refused: MaxQueuedMemory budget %llu bytes", hi, (unsigned long long) p->budget_bytes);
+		say(c, "grow to %u refused: MaxQueuedMemory budget %llu bytes (grows fill 7/8 of it)", hi,
+		    (unsigned long long) p->budget_bytes);
 		return;
 	}
 	sleeb_autotune_scale(&c->cur, lo, &c->next);

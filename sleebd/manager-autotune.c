@@ -37,14 +37,59 @@ static void read_memory(Manager *m, struct sleeb_autotune_params *p)
 						      p->memory_reason, sizeof(p->memory_reason));
 }
 
+static bool sample_quiet(const struct sleeb_autotune_cache *a)
+{
+	return a->has_sample && a->sample.refills + a->sample.drains == 0;
+}
+
 /*
  * Kept at its floor, and its queues neither ran empty nor overflowed
- * since the last read: see SLEEB_QUIET_READ_EVERY.
+ * since the last read, nor did its group's (the leader's sample is the
+ * group's sum): see SLEEB_QUIET_READ_EVERY.
  */
-static bool autotune_quiet(const struct sleeb_autotune_cache *a)
+static bool autotune_quiet(const struct sleeb_autotune_cache *in, size_t i)
 {
-	return a->action == SLEEB_AUTOTUNE_KEEP && a->has_sample && a->sample.refills + a->sample.drains == 0 &&
+	const struct sleeb_autotune_cache *a = &in[i];
+
+	return a->action == SLEEB_AUTOTUNE_KEEP && sample_quiet(a) && sample_quiet(&in[a->group]) &&
 	       a->cur.v[SLEEB_TUNABLE_QUEUE] <= a->min;
+}
+
+/*
+ * The members of a group that changed but were not read this interval
+ * (a quiet copy whose reads are spaced out, one whose read failed) take
+ * the same size, so that the copies never drift apart.
+ */
+static void apply_to_unread_members(Manager *m, const struct sleeb_autotune_cache *lead, const struct cache *who)
+{
+	char key[SLEEB_CACHE_NAME_MAX], other[SLEEB_CACHE_NAME_MAX];
+	uint32_t q = lead->next.v[SLEEB_TUNABLE_QUEUE];
+
+	sleeb_autotune_group_key(who->name, key, sizeof(key));
+	if (strcmp(key, who->name) == 0 && strncmp(key, "kmalloc-", 8) != 0)
+		return;         /* not a kmalloc size class: a group of one */
+	for (size_t i = 0; i < m->n_caches; i++) {
+		struct cache *c = &m->caches[i];
+		struct sleeb_tunables next;
+		uint32_t cq = q;
+
+		if (c->in_decision || !c->autotune || !c->has_target || !c->has_queues)
+			continue;
+		sleeb_autotune_group_key(c->name, other, sizeof(other));
+		if (strcmp(other, key) != 0)
+			continue;
+		cq = cq < c->at_min ? c->at_min : cq > c->at_max ? c->at_max : cq;
+		sleeb_autotune_scale(&c->cur, cq, &next);
+		if (tunables_equal(&next, &c->cur))
+			continue;
+		c->target = next;
+		c->at = (struct sleeb_autotune_state) { 0 };
+		(void) cache_write(m, c, &next,
+				   lead->action == SLEEB_AUTOTUNE_GROW ? DECISION_AUTOTUNE_GROW : DECISION_AUTOTUNE_SHRINK,
+				   lead->reason);
+		set_reason(&c->last_reason, "auto-tune: %s with its group %s: %s",
+			   lead->action == SLEEB_AUTOTUNE_GROW ? "grow" : "shrink", key, lead->reason);
+	}
 }
 
 struct group_entry {
@@ -159,10 +204,13 @@ int manager_autotune(Manager *m)
 		} else {
 			c->have_prev = false;
 		}
+		c->in_decision = true;
 		who[n++] = c;
 	}
 
 	if (assign_groups(in, who, n) < 0) {
+		for (size_t i = 0; i < n; i++)
+			who[i]->in_decision = false;
 		free(in);
 		free(who);
 		return log_error_errno(-ENOMEM, "out of memory");
@@ -174,7 +222,7 @@ int manager_autotune(Manager *m)
 		bool grow = in[i].action == SLEEB_AUTOTUNE_GROW;
 
 		c->at = in[i].state;
-		c->quiet_skips = autotune_quiet(&in[i]) ? SLEEB_QUIET_READ_EVERY - 1 : 0;
+		c->quiet_skips = autotune_quiet(in, i) ? SLEEB_QUIET_READ_EVERY - 1 : 0;
 		if (in[i].action == SLEEB_AUTOTUNE_KEEP) {
 			set_reason(&c->last_reason, "auto-tune: keep: %s", in[i].reason);
 			continue;
@@ -185,6 +233,11 @@ int manager_autotune(Manager *m)
 		set_reason(&c->last_reason, "auto-tune: %s: %s", grow ? "grow" : "shrink",
 			 in[i].reason);
 	}
+	for (size_t i = 0; i < n; i++)
+		if (in[i].group == i && in[i].action != SLEEB_AUTOTUNE_KEEP)
+			apply_to_unread_members(m, &in[i], who[i]);
+	for (size_t i = 0; i < n; i++)
+		who[i]->in_decision = false;
 
 	free(in);
 	free(who);

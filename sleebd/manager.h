@@ -57,6 +57,7 @@ struct cache {
 	 * still (want_from_sysfs()). */
 	unsigned quiet_skips;           /* reads still to skip */
 	bool stats_skipped;             /* skipped in this snapshot: no decision */
+	bool in_decision;               /* in this interval's auto-tuning decision */
 	bool warned;                    /* EINVAL/EPERM logged once */
 	bool write_failed;              /* the last write to the target failed */
 	/* Drift (manager_verify()): the cache found off its target. */

@@ -49,8 +49,10 @@
  *     (reap_drained against alloc_refill x batch, smoothed, at
  *     AutoTuneReapShrink=% or more while the cache is busy enough to be
  *     worth a change): the queue is bigger than the load uses.
- * Growth never crosses AutoTuneMax or the budget (a grow that does not
- * fit is cut to what fits); shrinking stops at AutoTuneMin.
+ * Growth never crosses AutoTuneMax or 7/8 of the budget (a grow that
+ * does not fit is cut to what fits; the last eighth is the hysteresis
+ * that keeps a grow and a budget shrink from following each other);
+ * shrinking stops at AutoTuneMin.
  *
  * Groups: the copies of a kmalloc size class under
  * CONFIG_RANDOM_KMALLOC_CACHES (kmalloc-SIZE and kmalloc-rnd-NN-SIZE)

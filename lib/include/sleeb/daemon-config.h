@@ -40,16 +40,18 @@ struct sleeb_daemon_config {
 #define SLEEB_DEFAULT_INTERVAL_USEC (2ULL * 1000000ULL)
 
 /*
- * MaxQueuedMemory= by default: 5% of MemTotal. It bounds the queues'
+ * MaxQueuedMemory= by default: 10% of MemTotal. It bounds the queues'
  * capacity (object size x (queue x cpus + shared x nodes)), which they
  * reach only at a burst's peak: the reaper gives an idle queue's objects
  * back within seconds, and a fork workload on every cpu left 0.7-1.3% of
  * the bound queued (docs/benchmarks.md). The default sizes of every cache
- * of the benchmark guest (349 caches, 4 cpus, 2 GiB) take about 2%; 5%
- * leaves room for the hot tenth of them to grow several-fold, while a
- * bound of a twentieth of memory cannot starve the rest of the machine.
+ * of the test guest (4 cpus, 2 nodes, 2 GiB, RANDOM_KMALLOC_CACHES) are
+ * about 80 MB of capacity, 4% (sleebd's own count in vm-daemon's
+ * 60-autotune.sh); 5% left room for two 8 KiB caches at 256 objects. 10%
+ * lets the busiest caches grow several-fold (grows fill 7/8 of it),
+ * while the bound stays a tenth of memory.
  */
-#define SLEEB_DEFAULT_MAX_QUEUED_PERCENT 5
+#define SLEEB_DEFAULT_MAX_QUEUED_PERCENT 10
 
 void sleeb_daemon_config_init(struct sleeb_daemon_config *c);
 void sleeb_daemon_config_done(struct sleeb_daemon_config *c);

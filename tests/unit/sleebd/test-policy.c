@@ -406,7 +406,7 @@ START_TEST(test_daemon_config)
 
 		ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "e.conf", more, strlen(more), &diag), 0);
 	}
-	ck_assert_uint_eq(c.max_queued_percent, 5);
+	ck_assert_uint_eq(c.max_queued_percent, 10);
 	ck_assert_uint_eq(sleeb_daemon_config_budget(&c, 1000), 50);
 	ck_assert_uint_eq(c.interval_usec, 2000000);
 	ck_assert_uint_eq(c.interval_origin.line, 3);
@@ -451,7 +451,7 @@ START_TEST(test_daemon_autotune_keys)
 	ck_assert_uint_eq(c.autotune_reap_shrink, 50);
 	ck_assert_uint_eq(c.autotune_memory_low, 5);
 	ck_assert_uint_eq(c.autotune_memory_pressure, 10);
-	ck_assert_uint_eq(c.max_queued_percent, 5);
+	ck_assert_uint_eq(c.max_queued_percent, 10);
 	ck_assert_ptr_null(c.autotune_target_trips_origin.file);
 	ck_assert_int_eq(sleeb_daemon_config_check(&c, &diag), 0);
 
@@ -480,7 +480,7 @@ START_TEST(test_daemon_autotune_keys)
 		ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "g.conf", inf, strlen(inf), &diag), 0);
 		ck_assert_uint_eq(sleeb_daemon_config_budget(&c, 1000000), 0);
 		ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "h.conf", def, strlen(def), &diag), 0);
-		ck_assert_uint_eq(sleeb_daemon_config_budget(&c, 1000000), 50000);
+		ck_assert_uint_eq(sleeb_daemon_config_budget(&c, 1000000), 100000);
 	}
 
 	/* the ends of the ranges */
