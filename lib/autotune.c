@@ -220,11 +220,13 @@ static void decide_one(const struct sleeb_autotune_params *p, struct sleeb_autot
 		say(c, "%s", p->memory_reason);
 		return;
 	}
-	if (c->has_sample && c->sample.failed > 0) {
-		/* The kernel could not get memory for a refill or an array:
-		 * a bigger queue would ask for more of what is not there. */
-		say(c, "kernel short of memory for it (refill_nomem+array_fail %llu this interval)",
-		    (unsigned long long) c->sample.failed);
+	if (c->has_sample && c->sample.failed > 0 && c->sample.failed * 10 >= c->sample.refills) {
+		/* The kernel could not get memory for a tenth of the refills
+		 * (or for an array): a bigger queue would ask for more of
+		 * what is not there. A stray failure (a node-bound
+		 * allocation on a full node) is no such sign. */
+		say(c, "kernel short of memory for it (refill_nomem+array_fail %llu of %llu refills this interval)",
+		    (unsigned long long) c->sample.failed, (unsigned long long) c->sample.refills);
 		return;
 	}
 	if (!c->state.primed) {
