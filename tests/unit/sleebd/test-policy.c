@@ -406,7 +406,7 @@ START_TEST(test_daemon_config)
 
 		ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "e.conf", more, strlen(more), &diag), 0);
 	}
-	ck_assert_uint_eq(c.max_queued_percent, 10);
+	ck_assert_uint_eq(c.max_queued_percent, 5);
 	ck_assert_uint_eq(sleeb_daemon_config_budget(&c, 1000), 50);
 	ck_assert_uint_eq(c.interval_usec, 2000000);
 	ck_assert_uint_eq(c.interval_origin.line, 3);
