@@ -36,6 +36,27 @@ struct daemon_ctx {
 };
 
 /*
+ * Keys of the old auto-tuning (rates per second per cpu, N intervals in a
+ * row, shrinking idle caches) whose meaning is gone: each fails, naming
+ * what replaced it.
+ */
+static const struct {
+	const char *key, *replacement;
+} daemon_replaced[] = {
+	{ "AutoTuneGrowRate", "AutoTuneTargetTrips= (slow-path trips per 1000 operations a cache is sized for) "
+			      "and AutoTuneMinTripRate= (trips per second a change must save)" },
+	{ "AutoTuneIdleFlow", "AutoTuneReapShrink= (a quiet cache is no longer shrunk: queues shrink when the "
+			      "reaper returns most of what refills bring in, when memory is short, "
+			      "AutoTuneMemoryLow= and AutoTuneMemoryPressure=, or to keep within MaxQueuedMemory=)" },
+	{ "AutoTuneGrowAfter", "AutoTuneSmoothing= (the weight of the newest interval in the averages "
+			       "the decision reads; it decides in one interval)" },
+	{ "AutoTuneShrinkAfter", "AutoTuneSmoothing= (the weight of the newest interval in the averages "
+				 "the decision reads; it decides in one interval)" },
+	{ "AutoTuneCooldown", "AutoTuneSmoothing= (the averages restart after every change, so a change "
+			      "is decided from what the new sizes do)" },
+};
+
+/*
  * The auto-tuning numbers: whole numbers in a range, an empty value puts
  * the default back. Units are in sleebd.conf(5); the reasoning behind the
  * defaults is in autotune.h.
@@ -48,13 +69,14 @@ static const struct daemon_number {
 #define NUMBER(key, min, max, def, field)                                                              \
 	{ key, min, max, def, offsetof(struct sleeb_daemon_config, field),                             \
 	  offsetof(struct sleeb_daemon_config, field##_origin) }
-	NUMBER("AutoTuneGrowRate", 1, SLEEB_AUTOTUNE_RATE_MAX, SLEEB_AUTOTUNE_GROW_RATE, autotune_grow_rate),
-	NUMBER("AutoTuneIdleFlow", 0, SLEEB_AUTOTUNE_RATE_MAX, SLEEB_AUTOTUNE_IDLE_FLOW, autotune_idle_flow),
-	NUMBER("AutoTuneGrowAfter", 1, SLEEB_AUTOTUNE_INTERVALS_MAX, SLEEB_AUTOTUNE_GROW_AFTER,
-	       autotune_grow_after),
-	NUMBER("AutoTuneShrinkAfter", 1, SLEEB_AUTOTUNE_INTERVALS_MAX, SLEEB_AUTOTUNE_SHRINK_AFTER,
-	       autotune_shrink_after),
-	NUMBER("AutoTuneCooldown", 0, SLEEB_AUTOTUNE_INTERVALS_MAX, SLEEB_AUTOTUNE_COOLDOWN, autotune_cooldown),
+	NUMBER("AutoTuneTargetTrips", 1, SLEEB_AUTOTUNE_TRIPS_MAX, SLEEB_AUTOTUNE_TARGET_TRIPS,
+	       autotune_target_trips),
+	NUMBER("AutoTuneMinTripRate", 0, SLEEB_AUTOTUNE_RATE_MAX, SLEEB_AUTOTUNE_MIN_TRIP_RATE,
+	       autotune_min_trip_rate),
+	NUMBER("AutoTuneSmoothing", 1, 100, SLEEB_AUTOTUNE_SMOOTHING, autotune_smoothing),
+	NUMBER("AutoTuneReapShrink", 1, 100, SLEEB_AUTOTUNE_REAP_SHRINK, autotune_reap_shrink),
+	NUMBER("AutoTuneMemoryLow", 0, 50, SLEEB_AUTOTUNE_MEMORY_LOW, autotune_memory_low),
+	NUMBER("AutoTuneMemoryPressure", 0, 100, SLEEB_AUTOTUNE_PSI_SOME, autotune_memory_pressure),
 #undef NUMBER
 };
 
@@ -73,6 +95,7 @@ void sleeb_daemon_config_init(struct sleeb_daemon_config *c)
 	memset(c, 0, sizeof(*c));
 	c->interval_usec = SLEEB_DEFAULT_INTERVAL_USEC;
 	c->rollback = true;
+	c->max_queued_percent = SLEEB_DEFAULT_MAX_QUEUED_PERCENT;
 	for (size_t i = 0; i < sizeof(daemon_numbers) / sizeof(daemon_numbers[0]); i++)
 		*number_value(c, &daemon_numbers[i]) = daemon_numbers[i].def;
 }
@@ -133,9 +156,10 @@ static int daemon_key(void *userdata, const char *file, unsigned line, const cha
 		uint64_t bytes;
 		unsigned pct;
 
-		if (l == 0) {
+		if (l == 0 || strcmp(value, "infinity") == 0) {
+			/* Empty: the default back; infinity: no budget. */
 			c->max_queued_bytes = 0;
-			c->max_queued_percent = 0;
+			c->max_queued_percent = l == 0 ? SLEEB_DEFAULT_MAX_QUEUED_PERCENT : 0;
 			c->max_queued_origin = o;
 			return 0;
 		}
@@ -190,6 +214,10 @@ static int daemon_key(void *userdata, const char *file, unsigned line, const cha
 		*number_origin(c, n) = o;
 		return 0;
 	}
+	for (size_t i = 0; i < sizeof(daemon_replaced) / sizeof(daemon_replaced[0]); i++)
+		if (strcmp(key, daemon_replaced[i].key) == 0)
+			return sleeb_diag_bad(d->diag, d->file, line, "%s= was replaced by %s", key,
+					      daemon_replaced[i].replacement);
 	return sleeb_diag_bad(d->diag, d->file, line, "unknown key '%s' in [Daemon]", key);
 }
 
@@ -258,27 +286,11 @@ int sleeb_daemon_config_load(struct sleeb_daemon_config *c, const char *root, st
 
 int sleeb_daemon_config_check(const struct sleeb_daemon_config *c, struct sleeb_diag *diag)
 {
-	const struct sleeb_origin *idle = &c->autotune_idle_flow_origin, *grow = &c->autotune_grow_rate_origin;
-	unsigned long long f = c->autotune_idle_flow, g = c->autotune_grow_rate;
-	int r;
-
-	if (f <= g)
-		return 0;
-	/* Blame the key that was set; name where the other one came from. */
-	if (idle->file && grow->file)
-		r = sleeb_diag_add(diag, idle->file, idle->line,
-				   "AutoTuneIdleFlow=%llu is above AutoTuneGrowRate=%llu (%s:%u): a shrink could "
-				   "push a steady load back over the grow rate", f, g, grow->file, grow->line);
-	else if (idle->file)
-		r = sleeb_diag_add(diag, idle->file, idle->line,
-				   "AutoTuneIdleFlow=%llu is above AutoTuneGrowRate=%llu (the default): a shrink "
-				   "could push a steady load back over the grow rate", f, g);
-	else
-		r = sleeb_diag_add(diag, grow->file ? grow->file : "sleebd.conf", grow->line,
-				   "AutoTuneGrowRate=%llu is below AutoTuneIdleFlow=%llu (the default): a shrink "
-				   "could push a steady load back over the grow rate; lower AutoTuneIdleFlow= too",
-				   g, f);
-	return r < 0 ? r : -EINVAL;
+	/* No rule between keys today: every auto-tuning number is valid
+	 * with every other (the old grow and idle marks had one). */
+	(void) c;
+	(void) diag;
+	return 0;
 }
 
 uint64_t sleeb_daemon_config_budget(const struct sleeb_daemon_config *c, uint64_t memtotal_bytes)

@@ -31,6 +31,11 @@ static const char *const queue_stat_names[_SLEEB_QSTAT_MAX] = {
 	[SLEEB_QSTAT_REAP_DRAINED] = "reap_drained",
 	[SLEEB_QSTAT_RESIZE] = "resize",
 	[SLEEB_QSTAT_FASTPATH_OPS] = "fastpath_ops",
+	[SLEEB_QSTAT_ARRAY_FAIL] = "array_fail",
+	[SLEEB_QSTAT_REFILL_NOMEM] = "refill_nomem",
+	[SLEEB_QSTAT_BULK_ALLOC] = "bulk_alloc",
+	[SLEEB_QSTAT_BULK_FREE] = "bulk_free",
+	[SLEEB_QSTAT_RESIZE_DRAINED] = "resize_drained",
 };
 
 const char *sleeb_queue_stat_name(enum sleeb_queue_stat s)

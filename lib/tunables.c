@@ -244,13 +244,18 @@ bool sleeb_tunables_one_write(const char *cache)
 	return sleeb_sysfs_has_attr(cache, SLEEB_TUNABLES_ATTR_ALL);
 }
 
+void sleeb_tunables_format_line(const struct sleeb_tunables *t, char *buf, size_t size)
+{
+	snprintf(buf, size, "%u %u %u", t->v[SLEEB_TUNABLE_QUEUE], t->v[SLEEB_TUNABLE_BATCH],
+		 t->v[SLEEB_TUNABLE_SHARED]);
+}
+
 int sleeb_tunables_write_all_sysfs(const char *cache, const struct sleeb_tunables *t,
 				   struct sleeb_error *err)
 {
-	char line[3 * 11];
+	char line[SLEEB_TUNABLES_LINE_MAX];
 
-	snprintf(line, sizeof(line), "%u %u %u", t->v[SLEEB_TUNABLE_QUEUE],
-		 t->v[SLEEB_TUNABLE_BATCH], t->v[SLEEB_TUNABLE_SHARED]);
+	sleeb_tunables_format_line(t, line, sizeof(line));
 	return sleeb_sysfs_write_string(cache, SLEEB_TUNABLES_ATTR_ALL, line, err);
 }
 

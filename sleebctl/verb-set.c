@@ -93,13 +93,16 @@ static int set_one(const char *cache, const struct set_request *req)
 	}
 	if (req->dry_run) {
 		printf("%s: would write", cache);
-		if (sleeb_tunables_one_write(cache))
-			printf(" %s=%u %u %u", SLEEB_TUNABLES_ATTR_ALL, target.v[SLEEB_TUNABLE_QUEUE],
-			       target.v[SLEEB_TUNABLE_BATCH], target.v[SLEEB_TUNABLE_SHARED]);
-		else
+		if (sleeb_tunables_one_write(cache)) {
+			char line[SLEEB_TUNABLES_LINE_MAX];
+
+			sleeb_tunables_format_line(&target, line, sizeof(line));
+			printf(" %s=%s", SLEEB_TUNABLES_ATTR_ALL, line);
+		} else {
 			for (i = 0; i < n; i++)
 				printf("%s %s=%u", i ? "," : "",
 				       sleeb_tunable_attr(steps[i].which), steps[i].value);
+		}
 		printf(" (%s -> %s)\n", was, now);
 		return 0;
 	}

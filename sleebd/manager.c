@@ -482,12 +482,15 @@ int manager_status_text(Manager *m, char **ret)
 	else
 		appendf(&s, &len, "unlimited\n");
 	appendf(&s, &len,
-		"Auto-tune: grow above %llu refills+drains/s/cpu for %llu intervals, shrink below %llu "
-		"objects/s/cpu for %llu, cooldown %llu\n",
-		(unsigned long long) m->config.autotune_grow_rate, (unsigned long long) m->config.autotune_grow_after,
-		(unsigned long long) m->config.autotune_idle_flow,
-		(unsigned long long) m->config.autotune_shrink_after,
-		(unsigned long long) m->config.autotune_cooldown);
+		"Auto-tune: size for %llu trips per 1000 operations, changes saving %llu trips/s or more, "
+		"smoothing %llu%%; shrink when the reaper returns %llu%% of refills, MemAvailable below %llu%%, "
+		"PSI some avg10 at %llu or MaxQueuedMemory\n",
+		(unsigned long long) m->config.autotune_target_trips,
+		(unsigned long long) m->config.autotune_min_trip_rate,
+		(unsigned long long) m->config.autotune_smoothing,
+		(unsigned long long) m->config.autotune_reap_shrink,
+		(unsigned long long) m->config.autotune_memory_low,
+		(unsigned long long) m->config.autotune_memory_pressure);
 	appendf(&s, &len, "Policy files:\n");
 	for (size_t i = 0; i < m->policy.n_files; i++)
 		appendf(&s, &len, "  %s\n", m->policy.files[i]);
@@ -561,11 +564,13 @@ int manager_status_json(Manager *m, char **ret)
 	else
 		fputs("null", f);
 	fprintf(f,
-		",\"autotune\":{\"grow_rate\":%llu,\"grow_after\":%llu,\"idle_flow\":%llu,\"shrink_after\":%llu,"
-		"\"cooldown\":%llu},\"drift_every\":%u,\"policy_files\":[",
-		(unsigned long long) cfg->autotune_grow_rate, (unsigned long long) cfg->autotune_grow_after,
-		(unsigned long long) cfg->autotune_idle_flow, (unsigned long long) cfg->autotune_shrink_after,
-		(unsigned long long) cfg->autotune_cooldown, m->drift_every ? m->drift_every : 1);
+		",\"autotune\":{\"target_trips\":%llu,\"min_trip_rate\":%llu,\"smoothing\":%llu,"
+		"\"reap_shrink\":%llu,\"memory_low\":%llu,\"memory_pressure\":%llu},\"drift_every\":%u,"
+		"\"policy_files\":[",
+		(unsigned long long) cfg->autotune_target_trips, (unsigned long long) cfg->autotune_min_trip_rate,
+		(unsigned long long) cfg->autotune_smoothing, (unsigned long long) cfg->autotune_reap_shrink,
+		(unsigned long long) cfg->autotune_memory_low, (unsigned long long) cfg->autotune_memory_pressure,
+		m->drift_every ? m->drift_every : 1);
 	for (size_t i = 0; i < m->policy.n_files; i++) {
 		if (i)
 			fputc(',', f);

@@ -48,18 +48,16 @@ struct cache {
 	bool autotune;
 	uint32_t at_min, at_max;
 	struct sleeb_autotune_state at;
-	uint64_t prev_events;           /* alloc_refill + free_drain, or active_objs */
-	uint64_t prev_usec;
-	uint64_t prev_reaped;           /* queue_stats reap_drained */
-	uint64_t prev_ops;              /* queue_stats fastpath_ops */
+	struct sleeb_queue_stats prev_stats; /* queue_stats at the last read */
+	uint64_t prev_usec;             /* when it was read */
 	bool have_prev;
-	bool prev_from_stats;           /* prev_events came from queue_stats */
 	/* A quiet auto-tuned cache (at its floor, no refill or drain since
 	 * the last read) has its queue_stats read only every
 	 * SLEEB_QUIET_READ_EVERY intervals while its slabinfo line stands
 	 * still (want_from_sysfs()). */
 	unsigned quiet_skips;           /* reads still to skip */
 	bool stats_skipped;             /* skipped in this snapshot: no decision */
+	bool in_decision;               /* in this interval's auto-tuning decision */
 	bool warned;                    /* EINVAL/EPERM logged once */
 	bool write_failed;              /* the last write to the target failed */
 	/* Drift (manager_verify()): the cache found off its target. */
@@ -86,7 +84,7 @@ struct cache {
 /*
  * Why sleebd changed a cache's tunables: the reason= label of
  * sleeb_decisions_total. Every decision is one log_change() (journal
- * REASON=) and is counted in one place, manager-apply.c:decision(). The
+ * REASON=) and is counted in one place, manager-cache.c:decision(). The
  * rollback on stop is logged but not counted (the textfile is removed).
  */
 enum decision_reason {
@@ -198,7 +196,7 @@ int manager_status_json(Manager *m, char **ret);
 /* Rewrites PrometheusTextfile= (if set); a failure is logged once per streak. */
 void manager_write_textfile(Manager *m);
 
-/* ---- manager-apply.c ---- */
+/* ---- manager-policy.c ---- */
 
 /*
  * Lists the caches and applies the static policy to every one (all: true)
@@ -209,6 +207,11 @@ void manager_write_textfile(Manager *m);
  */
 int manager_apply_policy(Manager *m, bool all, const char *reason);
 
+/* The interval's rescan: the static policy for caches new in m->snap. */
+int manager_rescan(Manager *m);
+
+/* ---- manager-uevent.c ---- */
+
 /* Applies the policy to one cache by its sysfs directory (uevent KOBJ_ADD). */
 int manager_apply_cache(Manager *m, const char *id, const char *reason);
 
@@ -217,6 +220,8 @@ void manager_name_retries_free(Manager *m);
 
 /* Forgets a cache by its sysfs directory (uevent KOBJ_REMOVE). */
 void manager_drop_cache(Manager *m, const char *id);
+
+/* ---- manager-verify.c ---- */
 
 /*
  * Puts back the target of every managed cache found off it: a write that
@@ -227,6 +232,8 @@ void manager_drop_cache(Manager *m, const char *id);
  * Nothing to do in a dry run (nothing was written) or monitor-only.
  */
 void manager_verify(Manager *m, uint64_t now_usec);
+
+/* ---- manager-snapshot.c ---- */
 
 /*
  * Reads the kernel into m->snap: /proc/slabinfo, and from sysfs only what
@@ -254,12 +261,13 @@ int manager_snapshot(Manager *m, bool verify);
  */
 #define SLEEB_QUIET_READ_EVERY 4
 
-/* The interval's rescan: the static policy for caches new in m->snap. */
-int manager_rescan(Manager *m);
+/* ---- manager-autotune.c ---- */
 
 /* One auto-tuning interval over every AutoTune cache, from m->snap: each
  * rate is events over the time between the reads of its counters. */
 int manager_autotune(Manager *m);
+
+/* ---- manager-restore.c ---- */
 
 /*
  * Writes back every original in the state and forgets it; removes the
@@ -268,6 +276,8 @@ int manager_autotune(Manager *m);
  * the file).
  */
 int manager_restore_all(Manager *m);
+
+/* ---- manager.c ---- */
 
 /* Updates and sends STATUS= (and extra, e.g. "READY=1"). */
 void manager_notify_status(Manager *m, const char *extra);

@@ -126,6 +126,16 @@ static const struct {
 		"Changes of the queue sizes (queue_stats resize)." },
 	[SLEEB_QSTAT_FASTPATH_OPS] = { "sleeb_queue_fastpath_ops_total",
 		"Allocations and frees served by a per-cpu queue (queue_stats fastpath_ops)." },
+	[SLEEB_QSTAT_ARRAY_FAIL] = { "sleeb_queue_array_fail_total",
+		"Queue array allocations that failed (queue_stats array_fail)." },
+	[SLEEB_QSTAT_REFILL_NOMEM] = { "sleeb_queue_refill_nomem_total",
+		"Refills the node's slabs could not serve (queue_stats refill_nomem)." },
+	[SLEEB_QSTAT_BULK_ALLOC] = { "sleeb_queue_bulk_alloc_total",
+		"Objects bulk allocations took from a per-cpu queue (queue_stats bulk_alloc)." },
+	[SLEEB_QSTAT_BULK_FREE] = { "sleeb_queue_bulk_free_total",
+		"Objects bulk frees passed to the queues (queue_stats bulk_free)." },
+	[SLEEB_QSTAT_RESIZE_DRAINED] = { "sleeb_queue_resize_drained_total",
+		"Objects a resize gave back because they did not fit (queue_stats resize_drained)." },
 };
 
 static void write_metrics(FILE *f, const Manager *m)

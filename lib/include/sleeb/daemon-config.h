@@ -21,21 +21,37 @@ struct sleeb_daemon_config {
 	struct sleeb_origin prometheus_origin;
 	/* Auto-tuning marks (struct sleeb_autotune_params); origins of
 	 * values still at their defaults have file NULL. */
-	uint64_t autotune_grow_rate;    /* AutoTuneGrowRate=: refills+drains/s/cpu */
-	struct sleeb_origin autotune_grow_rate_origin;
-	uint64_t autotune_idle_flow;    /* AutoTuneIdleFlow=: objects/s/cpu */
-	struct sleeb_origin autotune_idle_flow_origin;
-	uint64_t autotune_grow_after;   /* AutoTuneGrowAfter=: intervals */
-	struct sleeb_origin autotune_grow_after_origin;
-	uint64_t autotune_shrink_after; /* AutoTuneShrinkAfter=: intervals */
-	struct sleeb_origin autotune_shrink_after_origin;
-	uint64_t autotune_cooldown;     /* AutoTuneCooldown=: intervals */
-	struct sleeb_origin autotune_cooldown_origin;
+	uint64_t autotune_target_trips; /* AutoTuneTargetTrips=: per 1000 operations */
+	struct sleeb_origin autotune_target_trips_origin;
+	uint64_t autotune_min_trip_rate; /* AutoTuneMinTripRate=: trips per second */
+	struct sleeb_origin autotune_min_trip_rate_origin;
+	uint64_t autotune_smoothing;    /* AutoTuneSmoothing=: percent */
+	struct sleeb_origin autotune_smoothing_origin;
+	uint64_t autotune_reap_shrink;  /* AutoTuneReapShrink=: percent */
+	struct sleeb_origin autotune_reap_shrink_origin;
+	uint64_t autotune_memory_low;   /* AutoTuneMemoryLow=: percent of MemTotal, 0: off */
+	struct sleeb_origin autotune_memory_low_origin;
+	uint64_t autotune_memory_pressure; /* AutoTuneMemoryPressure=: PSI some avg10, 0: off */
+	struct sleeb_origin autotune_memory_pressure_origin;
 	char **files;                   /* files read */
 	size_t n_files;
 };
 
 #define SLEEB_DEFAULT_INTERVAL_USEC (2ULL * 1000000ULL)
+
+/*
+ * MaxQueuedMemory= by default: 10% of MemTotal. It bounds the queues'
+ * capacity (object size x (queue x cpus + shared x nodes)), which they
+ * reach only at a burst's peak: the reaper gives an idle queue's objects
+ * back within seconds, and a fork workload on every cpu left 0.7-1.3% of
+ * the bound queued (docs/benchmarks.md). The default sizes of every cache
+ * of the test guest (4 cpus, 2 nodes, 2 GiB, RANDOM_KMALLOC_CACHES) are
+ * about 80 MB of capacity, 4% (sleebd's own count in vm-daemon's
+ * 60-autotune.sh); 5% left room for two 8 KiB caches at 256 objects. 10%
+ * lets the busiest caches grow several-fold (grows fill 7/8 of it),
+ * while the bound stays a tenth of memory.
+ */
+#define SLEEB_DEFAULT_MAX_QUEUED_PERCENT 10
 
 void sleeb_daemon_config_init(struct sleeb_daemon_config *c);
 void sleeb_daemon_config_done(struct sleeb_daemon_config *c);
@@ -55,9 +71,7 @@ int sleeb_daemon_config_load_buffer(struct sleeb_daemon_config *c, const char *n
 
 /*
  * Rules between keys that may come from different files, for a complete
- * set: AutoTuneIdleFlow= must not be above AutoTuneGrowRate= (or a shrink
- * could push a steady load back over the grow mark). Returns 0, -EINVAL
- * (error in diag), -ENOMEM.
+ * set (none today). Returns 0, -EINVAL (error in diag), -ENOMEM.
  */
 int sleeb_daemon_config_check(const struct sleeb_daemon_config *c, struct sleeb_diag *diag);
 

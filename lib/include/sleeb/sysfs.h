@@ -98,6 +98,11 @@ enum sleeb_queue_stat {
 	SLEEB_QSTAT_REAP_DRAINED,
 	SLEEB_QSTAT_RESIZE,
 	SLEEB_QSTAT_FASTPATH_OPS,	/* allocations and frees a cpu queue served */
+	SLEEB_QSTAT_ARRAY_FAIL,		/* queue array allocations that failed */
+	SLEEB_QSTAT_REFILL_NOMEM,	/* refills the node's slabs could not serve */
+	SLEEB_QSTAT_BULK_ALLOC,		/* objects bulk allocations took from a cpu queue */
+	SLEEB_QSTAT_BULK_FREE,		/* objects bulk frees passed to the queues' frees */
+	SLEEB_QSTAT_RESIZE_DRAINED,	/* objects a resize gave back: they did not fit */
 	_SLEEB_QSTAT_MAX,
 };
 

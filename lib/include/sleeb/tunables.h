@@ -108,6 +108,11 @@ int sleeb_tunables_write_sysfs(const char *cache, enum sleeb_tunable which, uint
  * writer then changes all three sizes in one write. */
 bool sleeb_tunables_one_write(const char *cache);
 
+/* The text queue_sizes takes: "queue batch shared". A buffer of
+ * SLEEB_TUNABLES_LINE_MAX always holds it. */
+#define SLEEB_TUNABLES_LINE_MAX (3 * 11)
+void sleeb_tunables_format_line(const struct sleeb_tunables *t, char *buf, size_t size);
+
 /* Write @t to @cache's queue_sizes as "queue batch shared": one resize.
  * Returns 0 or the kernel's -errno; @err is "PATH: q b s: reason". */
 int sleeb_tunables_write_all_sysfs(const char *cache, const struct sleeb_tunables *t,

@@ -79,7 +79,8 @@ START_TEST(test_queue_stats)
 	ck_assert_int_eq(qs_parse("alloc_refill 1\nfree_drain 2\nshared_alloc_hit 3\n"
 				  "shared_alloc_miss 4\nshared_free 5\nshared_overflow 6\n"
 				  "remote_free 7\nremote_alloc 8\nreap_drained 9\nresize 10\n"
-				  "fastpath_ops 11\nbrand_new_counter 12\n\n", &qs, &err), 0);
+				  "fastpath_ops 11\narray_fail 12\nrefill_nomem 13\nbulk_alloc 14\n"
+				  "bulk_free 15\nresize_drained 16\nbrand_new_counter 17\n\n", &qs, &err), 0);
 	ck_assert_uint_eq(qs.present, (1u << _SLEEB_QSTAT_MAX) - 1);
 	for (i = 0; i < _SLEEB_QSTAT_MAX; i++)
 		ck_assert_uint_eq(qs.value[i], i + 1);

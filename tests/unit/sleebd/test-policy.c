@@ -440,55 +440,67 @@ END_TEST
 START_TEST(test_daemon_autotune_keys)
 {
 	struct sleeb_daemon_config c;
-	static const char good[] = "[Daemon]\nAutoTuneGrowRate=20\nAutoTuneIdleFlow=10\nAutoTuneGrowAfter=1\n"
-				   "AutoTuneShrinkAfter=1000\nAutoTuneCooldown=0\n";
-	static const char reset[] = "[Daemon]\nAutoTuneGrowRate=\nAutoTuneCooldown=\n";
+	static const char good[] = "[Daemon]\nAutoTuneTargetTrips=20\nAutoTuneMinTripRate=0\nAutoTuneSmoothing=100\n"
+				   "AutoTuneReapShrink=75\nAutoTuneMemoryLow=0\nAutoTuneMemoryPressure=40\n";
+	static const char reset[] = "[Daemon]\nAutoTuneTargetTrips=\nAutoTuneMemoryPressure=\n";
 
 	sleeb_daemon_config_init(&c);
-	ck_assert_uint_eq(c.autotune_grow_rate, 1000);
-	ck_assert_uint_eq(c.autotune_idle_flow, 200);
-	ck_assert_uint_eq(c.autotune_grow_after, 3);
-	ck_assert_uint_eq(c.autotune_shrink_after, 5);
-	ck_assert_uint_eq(c.autotune_cooldown, 5);
-	ck_assert_ptr_null(c.autotune_grow_rate_origin.file);
+	ck_assert_uint_eq(c.autotune_target_trips, 4);
+	ck_assert_uint_eq(c.autotune_min_trip_rate, 50);
+	ck_assert_uint_eq(c.autotune_smoothing, 50);
+	ck_assert_uint_eq(c.autotune_reap_shrink, 50);
+	ck_assert_uint_eq(c.autotune_memory_low, 5);
+	ck_assert_uint_eq(c.autotune_memory_pressure, 10);
+	ck_assert_uint_eq(c.max_queued_percent, 10);
+	ck_assert_ptr_null(c.autotune_target_trips_origin.file);
 	ck_assert_int_eq(sleeb_daemon_config_check(&c, &diag), 0);
 
 	ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "d.conf", good, strlen(good), &diag), 0);
 	ck_assert_uint_eq(diag.n, 0);
-	ck_assert_uint_eq(c.autotune_grow_rate, 20);
-	ck_assert_uint_eq(c.autotune_idle_flow, 10);
-	ck_assert_uint_eq(c.autotune_grow_after, 1);
-	ck_assert_uint_eq(c.autotune_shrink_after, 1000);
-	ck_assert_uint_eq(c.autotune_cooldown, 0);
-	ck_assert_str_eq(c.autotune_grow_rate_origin.file, "d.conf");
-	ck_assert_uint_eq(c.autotune_grow_rate_origin.line, 2);
-	ck_assert_uint_eq(c.autotune_cooldown_origin.line, 6);
-	ck_assert_int_eq(sleeb_daemon_config_check(&c, &diag), 0);
+	ck_assert_uint_eq(c.autotune_target_trips, 20);
+	ck_assert_uint_eq(c.autotune_min_trip_rate, 0);
+	ck_assert_uint_eq(c.autotune_smoothing, 100);
+	ck_assert_uint_eq(c.autotune_reap_shrink, 75);
+	ck_assert_uint_eq(c.autotune_memory_low, 0);
+	ck_assert_uint_eq(c.autotune_memory_pressure, 40);
+	ck_assert_str_eq(c.autotune_target_trips_origin.file, "d.conf");
+	ck_assert_uint_eq(c.autotune_target_trips_origin.line, 2);
+	ck_assert_uint_eq(c.autotune_memory_pressure_origin.line, 7);
 
 	/* empty: back to the default */
 	ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "e.conf", reset, strlen(reset), &diag), 0);
-	ck_assert_uint_eq(c.autotune_grow_rate, 1000);
-	ck_assert_uint_eq(c.autotune_cooldown, 5);
-	ck_assert_uint_eq(c.autotune_idle_flow, 10);
+	ck_assert_uint_eq(c.autotune_target_trips, 4);
+	ck_assert_uint_eq(c.autotune_memory_pressure, 10);
+	ck_assert_uint_eq(c.autotune_reap_shrink, 75);
+
+	/* MaxQueuedMemory: empty is the default, infinity no budget */
+	{
+		static const char inf[] = "[Daemon]\nMaxQueuedMemory=infinity\n", def[] = "[Daemon]\nMaxQueuedMemory=\n";
+
+		ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "g.conf", inf, strlen(inf), &diag), 0);
+		ck_assert_uint_eq(sleeb_daemon_config_budget(&c, 1000000), 0);
+		ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "h.conf", def, strlen(def), &diag), 0);
+		ck_assert_uint_eq(sleeb_daemon_config_budget(&c, 1000000), 100000);
+	}
 
 	/* the ends of the ranges */
 	{
-		static const char ends[] = "[Daemon]\nAutoTuneGrowRate=1000000\nAutoTuneIdleFlow=0\n"
-					   "AutoTuneGrowAfter=1000\nAutoTuneShrinkAfter=1\nAutoTuneCooldown=1000\n";
+		static const char ends[] = "[Daemon]\nAutoTuneTargetTrips=1000\nAutoTuneMinTripRate=1000000\n"
+					   "AutoTuneSmoothing=1\nAutoTuneReapShrink=100\nAutoTuneMemoryLow=50\n"
+					   "AutoTuneMemoryPressure=100\n";
 
 		ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "f.conf", ends, strlen(ends), &diag), 0);
 	}
-	ck_assert_uint_eq(c.autotune_grow_rate, 1000000);
-	ck_assert_uint_eq(c.autotune_idle_flow, 0);
-	ck_assert_uint_eq(c.autotune_grow_after, 1000);
-	ck_assert_uint_eq(c.autotune_shrink_after, 1);
-	ck_assert_uint_eq(c.autotune_cooldown, 1000);
+	ck_assert_uint_eq(c.autotune_target_trips, 1000);
+	ck_assert_uint_eq(c.autotune_min_trip_rate, 1000000);
+	ck_assert_uint_eq(c.autotune_smoothing, 1);
+	ck_assert_uint_eq(c.autotune_memory_low, 50);
 	ck_assert_uint_eq(diag.n, 0);
 	sleeb_daemon_config_done(&c);
 }
 END_TEST
 
-/* Exactly one diagnostic, exactly want; the value stays at its default. */
+/* Exactly one diagnostic, exactly want; the values stay at their defaults. */
 static void daemon_error_exact(const char *text, const char *want)
 {
 	struct sleeb_daemon_config c, def;
@@ -499,95 +511,57 @@ static void daemon_error_exact(const char *text, const char *want)
 	ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "d.conf", text, strlen(text), &diag), -EINVAL);
 	ck_assert_msg(diag.n == 1 && strcmp(diag.msgs[0], want) == 0, "want '%s', got %zu msgs, first: %s", want,
 		      diag.n, diag.n ? diag.msgs[0] : "-");
-	ck_assert_uint_eq(c.autotune_grow_rate, def.autotune_grow_rate);
-	ck_assert_uint_eq(c.autotune_idle_flow, def.autotune_idle_flow);
-	ck_assert_uint_eq(c.autotune_grow_after, def.autotune_grow_after);
-	ck_assert_uint_eq(c.autotune_shrink_after, def.autotune_shrink_after);
-	ck_assert_uint_eq(c.autotune_cooldown, def.autotune_cooldown);
+	ck_assert_uint_eq(c.autotune_target_trips, def.autotune_target_trips);
+	ck_assert_uint_eq(c.autotune_min_trip_rate, def.autotune_min_trip_rate);
+	ck_assert_uint_eq(c.autotune_smoothing, def.autotune_smoothing);
+	ck_assert_uint_eq(c.autotune_reap_shrink, def.autotune_reap_shrink);
+	ck_assert_uint_eq(c.autotune_memory_low, def.autotune_memory_low);
+	ck_assert_uint_eq(c.autotune_memory_pressure, def.autotune_memory_pressure);
 	sleeb_daemon_config_done(&c);
 	sleeb_daemon_config_done(&def);
 }
 
 START_TEST(test_daemon_autotune_errors)
 {
-	daemon_error_exact("[Daemon]\nAutoTuneGrowRate=0\n", "d.conf:2: AutoTuneGrowRate=0: out of range (1..1000000)");
-	daemon_error_exact("[Daemon]\n\nAutoTuneGrowRate=1000001\n",
-			   "d.conf:3: AutoTuneGrowRate=1000001: out of range (1..1000000)");
-	daemon_error_exact("[Daemon]\nAutoTuneGrowRate=fast\n", "d.conf:2: AutoTuneGrowRate=fast: not a number");
-	daemon_error_exact("[Daemon]\nAutoTuneGrowRate=12.5\n", "d.conf:2: AutoTuneGrowRate=12.5: not a number");
-	daemon_error_exact("[Daemon]\nAutoTuneIdleFlow=1000001\n",
-			   "d.conf:2: AutoTuneIdleFlow=1000001: out of range (0..1000000)");
-	daemon_error_exact("[Daemon]\nAutoTuneIdleFlow=99999999999999999999999\n",
-			   "d.conf:2: AutoTuneIdleFlow=99999999999999999999999: out of range (0..1000000)");
-	daemon_error_exact("[Daemon]\nAutoTuneIdleFlow=-1\n", "d.conf:2: AutoTuneIdleFlow=-1: not a number");
-	daemon_error_exact("[Daemon]\nAutoTuneGrowAfter=0\n", "d.conf:2: AutoTuneGrowAfter=0: out of range (1..1000)");
-	daemon_error_exact("[Daemon]\nAutoTuneGrowAfter=3x\n", "d.conf:2: AutoTuneGrowAfter=3x: not a number");
-	daemon_error_exact("[Daemon]\nAutoTuneShrinkAfter=0\n",
-			   "d.conf:2: AutoTuneShrinkAfter=0: out of range (1..1000)");
-	daemon_error_exact("[Daemon]\nAutoTuneShrinkAfter=1001\n",
-			   "d.conf:2: AutoTuneShrinkAfter=1001: out of range (1..1000)");
-	daemon_error_exact("[Daemon]\nAutoTuneShrinkAfter=five\n", "d.conf:2: AutoTuneShrinkAfter=five: not a number");
-	daemon_error_exact("[Daemon]\nAutoTuneCooldown=1001\n",
-			   "d.conf:2: AutoTuneCooldown=1001: out of range (0..1000)");
-	daemon_error_exact("[Daemon]\nAutoTuneCooldown=10s\n", "d.conf:2: AutoTuneCooldown=10s: not a number");
+	daemon_error_exact("[Daemon]\nAutoTuneTargetTrips=0\n",
+			   "d.conf:2: AutoTuneTargetTrips=0: out of range (1..1000)");
+	daemon_error_exact("[Daemon]\n\nAutoTuneTargetTrips=1001\n",
+			   "d.conf:3: AutoTuneTargetTrips=1001: out of range (1..1000)");
+	daemon_error_exact("[Daemon]\nAutoTuneTargetTrips=4.5\n", "d.conf:2: AutoTuneTargetTrips=4.5: not a number");
+	daemon_error_exact("[Daemon]\nAutoTuneMinTripRate=1000001\n",
+			   "d.conf:2: AutoTuneMinTripRate=1000001: out of range (0..1000000)");
+	daemon_error_exact("[Daemon]\nAutoTuneMinTripRate=-1\n", "d.conf:2: AutoTuneMinTripRate=-1: not a number");
+	daemon_error_exact("[Daemon]\nAutoTuneSmoothing=0\n", "d.conf:2: AutoTuneSmoothing=0: out of range (1..100)");
+	daemon_error_exact("[Daemon]\nAutoTuneReapShrink=101\n",
+			   "d.conf:2: AutoTuneReapShrink=101: out of range (1..100)");
+	daemon_error_exact("[Daemon]\nAutoTuneMemoryLow=51\n", "d.conf:2: AutoTuneMemoryLow=51: out of range (0..50)");
+	daemon_error_exact("[Daemon]\nAutoTuneMemoryPressure=x\n",
+			   "d.conf:2: AutoTuneMemoryPressure=x: not a number");
 	daemon_error_exact("[Daemon]\nAutoTuneHighMark=5\n", "d.conf:2: unknown key 'AutoTuneHighMark' in [Daemon]");
 }
 END_TEST
 
-/* Loading the tree under root fails with exactly one message, @want. */
-static void config_refused(const char *want)
+/* The old auto-tuning keys fail, naming what replaced them. */
+START_TEST(test_daemon_autotune_replaced)
 {
-	struct sleeb_daemon_config c;
-
-	sleeb_daemon_config_init(&c);
-	ck_assert_int_eq(sleeb_daemon_config_load(&c, root, &diag), -EINVAL);
-	ck_assert_uint_eq(diag.n, 1);
-	ck_assert_str_eq(diag.msgs[0], want);
-	sleeb_daemon_config_done(&c);
-	sleeb_diag_done(&diag);
-}
-
-/* The idle flow must not be above the grow rate, over all files. */
-START_TEST(test_daemon_autotune_idle_above_grow)
-{
-	struct sleeb_daemon_config c;
-	char want[512];
-
-	snprintf(root, sizeof(root), "/tmp/sleeb-conf-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
-
-	/* Lowering only the grow rate below the default idle flow: named at
-	 * the grow rate. */
-	write_file("/etc/sleeb/sleebd.conf", "[Daemon]\nInterval=1s\nAutoTuneGrowRate=100\n");
-	snprintf(want, sizeof(want),
-		 "%s/etc/sleeb/sleebd.conf:3: AutoTuneGrowRate=100 is below AutoTuneIdleFlow=200 (the default): a "
-		 "shrink could push a steady load back over the grow rate; lower AutoTuneIdleFlow= too", root);
-	config_refused(want);
-
-	/* Both set, in different files: named at the idle flow, with where
-	 * the grow rate came from. */
-	write_file("/etc/sleeb/sleebd.conf.d/50-flow.conf", "[Daemon]\n# too high\nAutoTuneIdleFlow=150\n");
-	snprintf(want, sizeof(want),
-		 "%s/etc/sleeb/sleebd.conf.d/50-flow.conf:3: AutoTuneIdleFlow=150 is above AutoTuneGrowRate=100 "
-		 "(%s/etc/sleeb/sleebd.conf:3): a shrink could push a steady load back over the grow rate", root, root);
-	config_refused(want);
-
-	/* Equal is fine; so is a drop-in lowering the idle flow later. */
-	write_file("/etc/sleeb/sleebd.conf.d/50-flow.conf", "[Daemon]\nAutoTuneIdleFlow=100\n");
-	sleeb_daemon_config_init(&c);
-	ck_assert_int_eq(sleeb_daemon_config_load(&c, root, &diag), 0);
-	ck_assert_uint_eq(c.autotune_grow_rate, 100);
-	ck_assert_uint_eq(c.autotune_idle_flow, 100);
-	sleeb_daemon_config_done(&c);
-
-	/* Only the idle flow set, above the default grow rate. */
-	write_file("/etc/sleeb/sleebd.conf", "[Daemon]\n");
-	write_file("/etc/sleeb/sleebd.conf.d/50-flow.conf", "[Daemon]\nAutoTuneIdleFlow=5000\n");
-	snprintf(want, sizeof(want),
-		 "%s/etc/sleeb/sleebd.conf.d/50-flow.conf:2: AutoTuneIdleFlow=5000 is above AutoTuneGrowRate=1000 "
-		 "(the default): a shrink could push a steady load back over the grow rate", root);
-	config_refused(want);
-	rm_rf();
+	daemon_error_exact("[Daemon]\nAutoTuneGrowRate=200\n",
+			   "d.conf:2: AutoTuneGrowRate= was replaced by AutoTuneTargetTrips= (slow-path trips per "
+			   "1000 operations a cache is sized for) and AutoTuneMinTripRate= (trips per second a change "
+			   "must save)");
+	daemon_error_exact("[Daemon]\nInterval=1s\nAutoTuneIdleFlow=20\n",
+			   "d.conf:3: AutoTuneIdleFlow= was replaced by AutoTuneReapShrink= (a quiet cache is no "
+			   "longer shrunk: queues shrink when the reaper returns most of what refills bring in, when "
+			   "memory is short, AutoTuneMemoryLow= and AutoTuneMemoryPressure=, or to keep within "
+			   "MaxQueuedMemory=)");
+	daemon_error_exact("[Daemon]\nAutoTuneGrowAfter=3\n",
+			   "d.conf:2: AutoTuneGrowAfter= was replaced by AutoTuneSmoothing= (the weight of the newest "
+			   "interval in the averages the decision reads; it decides in one interval)");
+	daemon_error_exact("[Daemon]\nAutoTuneShrinkAfter=\n",
+			   "d.conf:2: AutoTuneShrinkAfter= was replaced by AutoTuneSmoothing= (the weight of the "
+			   "newest interval in the averages the decision reads; it decides in one interval)");
+	daemon_error_exact("[Daemon]\nAutoTuneCooldown=5\n",
+			   "d.conf:2: AutoTuneCooldown= was replaced by AutoTuneSmoothing= (the averages restart after "
+			   "every change, so a change is decided from what the new sizes do)");
 }
 END_TEST
 
@@ -636,7 +610,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_daemon_config_errors);
 	tcase_add_test(tc, test_daemon_autotune_keys);
 	tcase_add_test(tc, test_daemon_autotune_errors);
-	tcase_add_test(tc, test_daemon_autotune_idle_above_grow);
+	tcase_add_test(tc, test_daemon_autotune_replaced);
 	tcase_add_test(tc, test_daemon_dropins);
 }
 

@@ -12,7 +12,7 @@ st=$(status_text)
 echo "# StatusText: $st"
 check "StatusText set after READY=1 ('... caches under policy ...')" sh -c "echo '$st' | grep -q 'caches under policy'"
 expect_eq "the unit runs the packaged binary" /usr/sbin/sleebd "$(systemctl show -P ExecStart sleebd.service | sed -n 's/.*path=\([^ ;]*\).*/\1/p')"
-check "the packaged policies are installed in /usr/lib/sleeb/policy.d" test -s /usr/lib/sleeb/policy.d/50-autotune-kmalloc.conf
+check "the packaged policies are installed in /usr/lib/sleeb/policy.d" test -s /usr/lib/sleeb/policy.d/50-autotune.conf
 
 # Decisions as journal fields, not just text. The shipped policies change
 # nothing at start (their static values are the kernel's defaults) and an
