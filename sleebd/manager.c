@@ -259,20 +259,29 @@ int manager_load_learned(Manager *m)
 	return r;
 }
 
+/*
+ * STATUS= only when it says something new (or with extra): each message
+ * wakes PID 1, and an interval in which nothing changed has nothing to
+ * tell it. The watchdog's WATCHDOG=1 is sd-event's, sent regardless.
+ */
 void manager_notify_status(Manager *m, const char *extra)
 {
 	unsigned tuned = 0, autotuned = 0;
+	char status[sizeof(m->status)];
 
 	for (size_t i = 0; i < m->n_caches; i++) {
 		tuned += m->caches[i].has_target;
 		autotuned += m->caches[i].autotune && m->caches[i].has_target;
 	}
 	if (m->monitor_only)
-		snprintf(m->status, sizeof(m->status), "Monitor-only: kernel has no SLEEB queues; %zu caches", m->n_caches);
+		snprintf(status, sizeof(status), "Monitor-only: kernel has no SLEEB queues; %zu caches", m->n_caches);
 	else
-		snprintf(m->status, sizeof(m->status), "%s%u of %zu caches under policy, %u auto-tuned, %u changes%s%s",
+		snprintf(status, sizeof(status), "%s%u of %zu caches under policy, %u auto-tuned, %u changes%s%s",
 			 m->opts.dry_run ? "Dry run: " : "", tuned, m->n_caches, autotuned, m->n_changes,
 			 m->policy_note[0] ? "; reload refused, old policy in force: " : "", m->policy_note);
+	if (!extra && strcmp(status, m->status) == 0)
+		return;
+	memcpy(m->status, status, sizeof(status));
 	(void) sd_notifyf(0, "%s%sSTATUS=%s", extra ? extra : "", extra ? "\n" : "", m->status);
 }
 
