@@ -13,8 +13,6 @@
 #include "sleeb/parse.h"
 #include "sleeb/state.h"
 
-#define STATE_HEADER "# sleebd state v2"
-
 static bool name_ok(const char *n)
 {
 	/* "#" alone would be written as a comment line ("# 8 4 3"). */
@@ -53,6 +51,18 @@ int sleeb_state_remember(struct sleeb_state *s, const char *cache, const struct 
 	}
 	s->entries = t;
 	s->entries[s->n++] = (struct sleeb_state_entry) { d, *orig };
+	return 1;
+}
+
+int sleeb_state_set(struct sleeb_state *s, const char *cache, const struct sleeb_tunables *v)
+{
+	struct sleeb_state_entry *e = (struct sleeb_state_entry *) sleeb_state_find(s, cache);
+
+	if (!e)
+		return sleeb_state_remember(s, cache, v);
+	if (memcmp(&e->orig, v, sizeof(*v)) == 0)
+		return 0;
+	e->orig = *v;
 	return 1;
 }
 
@@ -103,6 +113,44 @@ void sleeb_state_done(struct sleeb_state *s)
 	free(s->entries);
 	free(s->path);
 	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * The file's lines are written to the kernel: only its owner (the caller,
+ * or root) may have written them, and nobody else may write to its
+ * directory, where a file of their own could take its place. 0, or -EPERM
+ * (or -errno from stat) with what is wrong in err.
+ */
+static int check_private(FILE *f, const char *path, struct sleeb_error *err)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st, dst;
+	char *dir;
+	int r;
+
+	if (fstat(fileno(f), &st) < 0)
+		return sleeb_error_set(err, errno, "%s: %s", path, strerror(errno));
+	if (st.st_uid != geteuid() && st.st_uid != 0)
+		return sleeb_error_set(err, EPERM, "%s: owned by uid %u, not %u or root: ignored; remove it", path,
+				       (unsigned) st.st_uid, (unsigned) geteuid());
+	if (!S_ISREG(st.st_mode))
+		return sleeb_error_set(err, EPERM, "%s: not a regular file: ignored; remove it", path);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return sleeb_error_set(err, EPERM, "%s: mode %04o lets other users write it: ignored; remove it", path,
+				       (unsigned) (st.st_mode & 07777));
+	dir = slash ? strndup(path, slash == path ? 1 : (size_t) (slash - path)) : strdup(".");
+	if (!dir)
+		return sleeb_error_set(err, ENOMEM, "%s: out of memory", path);
+	r = stat(dir, &dst);
+	if (r < 0)
+		r = sleeb_error_set(err, errno, "%s: %s", dir, strerror(errno));
+	else if ((dst.st_uid != geteuid() && dst.st_uid != 0) || (dst.st_mode & (S_IWGRP | S_IWOTH)))
+		r = sleeb_error_set(err, EPERM,
+				    "%s: its directory %s (uid %u, mode %04o) lets other users replace it: ignored; make "
+				    "the directory root's, mode 0755", path, dir, (unsigned) dst.st_uid,
+				    (unsigned) (dst.st_mode & 07777));
+	free(dir);
+	return r;
 }
 
 /* One line into s. Returns 0, 1 when the line is bad ("path:line: what
@@ -158,6 +206,11 @@ int sleeb_state_load(struct sleeb_state *s, const char *path, struct sleeb_diag 
 		if (errno == ENOENT)
 			return 0;
 		return sleeb_error_set(err, errno, "%s: %s", path, strerror(errno));
+	}
+	r = check_private(f, path, err);
+	if (r < 0) {
+		fclose(f);
+		return r;
 	}
 	while ((l = getline(&line, &cap, f)) >= 0) {
 		lineno++;
@@ -263,15 +316,16 @@ int sleeb_state_save(const struct sleeb_state *s, struct sleeb_error *err)
 		close(fd);
 		goto fail_unlink;
 	}
-	fprintf(f, STATE_HEADER "\n");
+	fprintf(f, "%s\n", s->header ? s->header : SLEEB_STATE_HEADER);
 	for (size_t i = 0; i < s->n; i++)
 		fprintf(f, "%s %u %u %u\n", s->entries[i].cache, s->entries[i].orig.v[SLEEB_TUNABLE_QUEUE],
 			s->entries[i].orig.v[SLEEB_TUNABLE_BATCH], s->entries[i].orig.v[SLEEB_TUNABLE_SHARED]);
-	/* The point of the file is surviving a crash of sleebd, not of the
-	 * machine: it lives in /run (tmpfs), which a reboot empties and where
-	 * the kernel tunables are back to their defaults anyway. The fsync
-	 * only matters where the file is on a disk (under --config-root); it
-	 * makes nothing in /run durable. */
+	/* The originals need to survive a crash of sleebd, not of the
+	 * machine: they live in /run (tmpfs), which a reboot empties and where
+	 * the kernel tunables are back to their defaults anyway. The learned
+	 * sizes live on a disk (/var/lib) and are meant to outlive a reboot:
+	 * there the fsync before the rename keeps a power cut from leaving an
+	 * empty file under the name. */
 	if (fflush(f) != 0 || fsync(fileno(f)) < 0) {
 		r = errno > 0 ? -errno : -EIO;
 		fclose(f);

@@ -222,6 +222,10 @@ static int run(int argc, char *argv[])
 		goto finish;
 	}
 
+	/* The daemon's alone: --once applies the policy's plan as written. */
+	r = manager_load_learned(m);
+	if (r < 0)
+		goto finish;
 	r = manager_start(m);
 	if (r < 0)
 		goto finish;

@@ -187,6 +187,10 @@ int cache_write(Manager *m, struct cache *c, const struct sleeb_tunables *target
 			  target->v[2], reason);
 	} else
 		decision(m, c->name, &c->cur, target, kind, reason);
+	/* Every decision but the policy's and the drift's own is
+	 * auto-tuning's: the next start begins there. */
+	if (c->autotune && kind != DECISION_POLICY && kind != DECISION_UNMATCHED && kind != DECISION_DRIFT)
+		learned_note(m, c, target);
 	c->cur = *target;
 	c->warned = false;
 	c->write_failed = false;

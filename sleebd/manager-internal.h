@@ -52,3 +52,14 @@ int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_cache *sc
 
 /* c's size and tunables from sc (sysfs alone: no slabinfo numbers). */
 void refresh_tunables(struct cache *c, const struct sleeb_cache *sc);
+
+/* ---- manager-learned.c ---- */
+
+/* Records v as c's learned size and saves the file when it changed. */
+void learned_note(Manager *m, const struct cache *c, const struct sleeb_tunables *v);
+
+/*
+ * Where the auto-tuned c (its bounds set) starts instead of plan: true
+ * with its learned size, clamped to its bounds and the budget, in *ret.
+ */
+bool learned_start(Manager *m, const struct cache *c, const struct sleeb_tunables *plan, struct sleeb_tunables *ret);

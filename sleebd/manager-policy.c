@@ -56,6 +56,7 @@ int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_cache *sc
 	struct sleeb_plan plan;
 	struct sleeb_error err = { 0 };
 	char reason[192];
+	bool was_autotuned, learned = false;
 	int r;
 
 	sleeb_plan_cache(&m->policy, &in, m->page_size, &plan, &err);
@@ -93,6 +94,7 @@ int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_cache *sc
 			   c->target.v[0], c->target.v[1], c->target.v[2]);
 		return 0;
 	}
+	was_autotuned = c->autotune && c->has_target;
 	c->autotune = plan.autotune;
 	if (c->autotune) {
 		c->at_min = plan.autotune_min;
@@ -102,6 +104,11 @@ int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_cache *sc
 	}
 	c->target = c->planned = plan.target;
 	c->has_target = true;
+	/* Taken for auto-tuning now (start, a new cache, a reload that made
+	 * it auto-tuned): it starts where it ended last time. A reload that
+	 * changed its auto-tuned policy starts it again from the plan. */
+	if (c->autotune && !was_autotuned && learned_start(m, c, &plan.target, &c->target))
+		learned = true;
 	/* A new target: drift is measured, and reported, from here. */
 	c->drift_streak = 0;
 	c->drift_next_usec = 0;
@@ -109,10 +116,11 @@ int cache_apply_policy(Manager *m, struct cache *c, const struct sleeb_cache *sc
 
 	o = first_origin(&plan.effective);
 	if (o && o->file)
-		snprintf(reason, sizeof(reason), "%s, policy %s:%u", why, o->file, o->line);
+		snprintf(reason, sizeof(reason), "%s, policy %s:%u%s", why, o->file, o->line,
+			 learned ? ", learned size" : "");
 	else
-		snprintf(reason, sizeof(reason), "%s, policy", why);
-	return cache_write(m, c, &plan.target, DECISION_POLICY, reason);
+		snprintf(reason, sizeof(reason), "%s, policy%s", why, learned ? ", learned size" : "");
+	return cache_write(m, c, &c->target, DECISION_POLICY, reason);
 }
 
 void refresh_tunables(struct cache *c, const struct sleeb_cache *sc)

@@ -67,6 +67,7 @@ int manager_new(const struct options *opts, Manager **ret)
 	m->drift_every = 1;
 	sleeb_daemon_config_init(&m->config);
 	if (asprintf(&m->state_path, "%s%s", config_prefix(m), SLEEB_STATE_PATH) < 0 ||
+	    asprintf(&m->learned_path, "%s%s", config_prefix(m), SLEEB_LEARNED_PATH) < 0 ||
 	    asprintf(&m->socket_path, "%s%s", config_prefix(m), SLEEB_CONTROL_SOCKET) < 0) {
 		manager_free(m);
 		return -ENOMEM;
@@ -96,12 +97,14 @@ Manager *manager_free(Manager *m)
 	sleeb_policy_done(&m->policy);
 	sleeb_daemon_config_done(&m->config);
 	sleeb_state_done(&m->state);
+	sleeb_state_done(&m->learned);
 	for (size_t i = 0; i < m->n_caches; i++)
 		cache_done(&m->caches[i]);
 	free(m->caches);
 	sleeb_cache_set_free(&m->snap);
 	sleeb_reader_free(m->reader);
 	free(m->state_path);
+	free(m->learned_path);
 	free(m->socket_path);
 	free(m);
 	return NULL;
@@ -198,37 +201,47 @@ static void rekey_state(Manager *m)
 		log_error_errno(r, "%s", err.msg);
 }
 
-int manager_load_state(Manager *m)
+/*
+ * Loads one of the two files sleebd keeps into *s (for what: "originals",
+ * "learned sizes"). A file that cannot be read must not keep the daemon
+ * from starting, but the user must hear what is lost; bad lines are
+ * skipped, and the file is kept aside before the next save rewrites it
+ * without them. Returns 0, or -ENOMEM.
+ */
+static int load_kept(Manager *m, struct sleeb_state *s, const char *path, const char *what)
 {
 	struct sleeb_diag warnings = { 0 };
 	struct sleeb_error err = { 0 };
 	char *aside = NULL;
 	int r;
 
-	r = sleeb_state_load(&m->state, m->state_path, &warnings, &err);
+	r = sleeb_state_load(s, path, &warnings, &err);
 	for (size_t i = 0; i < warnings.n; i++)
 		log_warning("%s", warnings.msgs[i]);
 	sleeb_diag_done(&warnings);
 	if (r < 0) {
-		/* A state file that cannot be read must not keep the daemon
-		 * from starting, but the user must hear that originals may be
-		 * lost. */
-		log_error_errno(r, "%s; starting without saved originals", err.msg);
-		sleeb_state_done(&m->state);
-		m->state.path = strdup(m->state_path);
-		if (!m->state.path)
-			return -ENOMEM;
-		return 0;
+		log_error_errno(r, "%s; starting without saved %s", err.msg, what);
+		sleeb_state_done(s);
+		s->path = strdup(path);
+		return s->path ? 0 : -ENOMEM;
 	}
 	/* The next save rewrites the file without the skipped lines. */
 	if (r > 0 && !m->opts.dry_run) {
-		if (sleeb_state_keep_aside(m->state_path, &aside, &err) < 0)
+		if (sleeb_state_keep_aside(path, &aside, &err) < 0)
 			log_error_errno(err.code, "%s", err.msg);
 		else
-			log_warning("%s: %d bad line%s skipped, the file kept as %s", m->state_path, r,
-				    r == 1 ? "" : "s", aside);
+			log_warning("%s: %d bad line%s skipped, the file kept as %s", path, r, r == 1 ? "" : "s", aside);
 		free(aside);
 	}
+	return 0;
+}
+
+int manager_load_state(Manager *m)
+{
+	int r = load_kept(m, &m->state, m->state_path, "originals");
+
+	if (r < 0)
+		return r;
 	if (m->state.n > 0) {
 		log_notice("found originals of %zu caches from an earlier run in %s", m->state.n, m->state_path);
 		rekey_state(m);
@@ -236,20 +249,39 @@ int manager_load_state(Manager *m)
 	return 0;
 }
 
+int manager_load_learned(Manager *m)
+{
+	int r = load_kept(m, &m->learned, m->learned_path, "learned sizes");
+
+	m->learned.header = SLEEB_LEARNED_HEADER;
+	if (r == 0 && m->learned.n > 0)
+		log_info("learned sizes of %zu caches in %s", m->learned.n, m->learned_path);
+	return r;
+}
+
+/*
+ * STATUS= only when it says something new (or with extra): each message
+ * wakes PID 1, and an interval in which nothing changed has nothing to
+ * tell it. The watchdog's WATCHDOG=1 is sd-event's, sent regardless.
+ */
 void manager_notify_status(Manager *m, const char *extra)
 {
 	unsigned tuned = 0, autotuned = 0;
+	char status[sizeof(m->status)];
 
 	for (size_t i = 0; i < m->n_caches; i++) {
 		tuned += m->caches[i].has_target;
 		autotuned += m->caches[i].autotune && m->caches[i].has_target;
 	}
 	if (m->monitor_only)
-		snprintf(m->status, sizeof(m->status), "Monitor-only: kernel has no SLEEB queues; %zu caches", m->n_caches);
+		snprintf(status, sizeof(status), "Monitor-only: kernel has no SLEEB queues; %zu caches", m->n_caches);
 	else
-		snprintf(m->status, sizeof(m->status), "%s%u of %zu caches under policy, %u auto-tuned, %u changes%s%s",
+		snprintf(status, sizeof(status), "%s%u of %zu caches under policy, %u auto-tuned, %u changes%s%s",
 			 m->opts.dry_run ? "Dry run: " : "", tuned, m->n_caches, autotuned, m->n_changes,
 			 m->policy_note[0] ? "; reload refused, old policy in force: " : "", m->policy_note);
+	if (!extra && strcmp(status, m->status) == 0)
+		return;
+	memcpy(m->status, status, sizeof(status));
 	(void) sd_notifyf(0, "%s%sSTATUS=%s", extra ? extra : "", extra ? "\n" : "", m->status);
 }
 

@@ -124,6 +124,10 @@ typedef struct Manager {
 	struct sleeb_daemon_config config;
 	struct sleeb_state state;
 	bool state_error_logged;
+	/* Learned sizes (sleeb/state.h): where auto-tuned caches start. */
+	char *learned_path;
+	struct sleeb_state learned;
+	bool learned_error_logged;
 	bool prometheus_error_logged;
 	bool scan_error_logged;
 
@@ -173,6 +177,9 @@ int manager_load_config(Manager *m);
 
 /* Loads the rollback state file (originals from a previous run). */
 int manager_load_state(Manager *m);
+
+/* Loads the learned sizes (a file that cannot be read: none, logged). */
+int manager_load_learned(Manager *m);
 
 /* Sets up the loop: signals, watchdog, timer, uevents, control socket. */
 int manager_start(Manager *m);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sleeb/ini.h"
@@ -62,6 +63,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0)
 		abort();
 	if (size && write(fd, data, size) != (ssize_t)size)
+		abort();
+	/* A memfd is 0777, and a load refuses a file others may write. */
+	if (fchmod(fd, 0600) < 0)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 

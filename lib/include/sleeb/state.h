@@ -18,6 +18,19 @@
  * sleeb_state_rekey() turns their names into ids.
  * A comment is a line that is "#" or starts with "# " or "#<tab>"; an
  * id (no blanks) may start with '#' but not be "#" alone.
+ *
+ * The learned sizes (/var/lib/sleeb/learned) are a second file of the
+ * same lines under the header "# sleebd learned v1": the tunables
+ * auto-tuning last gave each cache, where the cache starts the next time
+ * sleebd takes it. They live apart from the originals because their
+ * lifetimes differ: originals describe this boot's kernel and must be
+ * gone after a reboot (/run), learned sizes are worth keeping across
+ * one (/var/lib).
+ *
+ * Both files are the daemon's alone: a load refuses (-EPERM, the file
+ * left alone) a file owned by another user than the caller or root, one
+ * others may write to, or one in a directory others may write to, since
+ * its lines are written to the kernel.
  */
 
 #include <stdbool.h>
@@ -28,14 +41,20 @@
 #include "sleeb/tunables.h"
 
 #define SLEEB_STATE_PATH "/run/sleeb/state"
+#define SLEEB_LEARNED_PATH "/var/lib/sleeb/learned"
+
+/* The first line of each file as sleeb_state_save() writes it. */
+#define SLEEB_STATE_HEADER "# sleebd state v2"
+#define SLEEB_LEARNED_HEADER "# sleebd learned v1"
 
 struct sleeb_state_entry {
 	char *cache;
-	struct sleeb_tunables orig;
+	struct sleeb_tunables orig;     /* the original, or the learned size */
 };
 
 struct sleeb_state {
 	char *path;
+	const char *header;             /* the saved file's first line; NULL: SLEEB_STATE_HEADER */
 	struct sleeb_state_entry *entries;
 	size_t n;
 };
@@ -49,7 +68,8 @@ struct sleeb_diag;
  * line: it is skipped with "path:line: what is wrong; line skipped" in
  * warnings (NULL: not said), and the other lines' originals are kept.
  * Returns the number of lines skipped, or -ENOMEM or -errno from reading
- * (with "path: reason" in err).
+ * (with "path: reason" in err), -EPERM for a file others could have
+ * written (see above; *s is then empty).
  */
 int sleeb_state_load(struct sleeb_state *s, const char *path, struct sleeb_diag *warnings,
 		     struct sleeb_error *err);
@@ -75,6 +95,13 @@ const struct sleeb_state_entry *sleeb_state_find(const struct sleeb_state *s, co
  * characters, empty, "#"), -ENOMEM.
  */
 int sleeb_state_remember(struct sleeb_state *s, const char *cache, const struct sleeb_tunables *orig);
+
+/*
+ * Sets cache's values, replacing what was there (the learned sizes: the
+ * last value is the one that counts). Returns 1 if added or changed, 0 if
+ * they were already those, -EINVAL or -ENOMEM as sleeb_state_remember().
+ */
+int sleeb_state_set(struct sleeb_state *s, const char *cache, const struct sleeb_tunables *v);
 
 /*
  * Keys every entry by its sysfs id (see above) as listed in l: a version 1

@@ -248,3 +248,22 @@ void host_set_queue(const char *cache, unsigned q)
 	writef("proc/slabinfo", "%s", text);
 	free(text);
 }
+
+/* Churns kmalloc-64's counters (a trip per operation) until sleebd grows
+ * its queue to 240, in one step when the policy's AutoTuneMax is 240. */
+void host_grow_kmalloc64(void)
+{
+	unsigned long long events = 0;
+	char buf[128];
+
+	for (int i = 0; i < 300 && attr("kmalloc-64", "cpu_queue_size") != 240; i++) {
+		events += 200000;
+		snprintf(buf, sizeof(buf), "alloc_refill %llu\nfree_drain %llu\nfastpath_ops %llu\n", events, events,
+			 events);
+		test_replace_at(root, "sys/kernel/slab/kmalloc-64/queue_stats", buf);
+		usleep(20000);
+	}
+	ck_assert_msg(wait_tunables("kmalloc-64", 240, 120, 960), "kmalloc-64 did not grow: %d/%d/%d",
+		      attr("kmalloc-64", "cpu_queue_size"), attr("kmalloc-64", "cpu_batch_size"),
+		      attr("kmalloc-64", "shared_queue_size"));
+}

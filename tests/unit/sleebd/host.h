@@ -77,3 +77,7 @@ int host_main(int argc, char *argv[], const char *name, void (*add_tests)(TCase 
 
 /* Sets cpu_queue_size as a write to the kernel would: sysfs and slabinfo. */
 void host_set_queue(const char *cache, unsigned q);
+
+/* Churns kmalloc-64's queue_stats until sleebd grows it from 120/60/480
+ * to 240/120/960 (an AutoTune policy for it, AutoTuneMax >= 240). */
+void host_grow_kmalloc64(void);

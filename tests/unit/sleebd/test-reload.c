@@ -21,25 +21,6 @@
 #define CONF "[Daemon]\nInterval=100ms\n"
 #define AUTO "[Cache]\nMatch=kmalloc-64\nAutoTune=yes\nAutoTuneMin=16\nAutoTuneMax=240\n"
 
-/* Churns kmalloc-64's counters (a trip per operation) until sleebd grows
- * its queue to its AutoTuneMax, 240, in one step. */
-static void grow(void)
-{
-	unsigned long long events = 0;
-	char buf[128];
-
-	for (int i = 0; i < 300 && attr("kmalloc-64", "cpu_queue_size") != 240; i++) {
-		events += 200000;
-		snprintf(buf, sizeof(buf), "alloc_refill %llu\nfree_drain %llu\nfastpath_ops %llu\n", events, events,
-			 events);
-		test_replace_at(root, "sys/kernel/slab/kmalloc-64/queue_stats", buf);
-		usleep(20000);
-	}
-	ck_assert_msg(wait_tunables("kmalloc-64", 240, 120, 960), "kmalloc-64 did not grow: %d/%d/%d",
-		      attr("kmalloc-64", "cpu_queue_size"), attr("kmalloc-64", "cpu_batch_size"),
-		      attr("kmalloc-64", "shared_queue_size"));
-}
-
 static void reload(void)
 {
 	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "reload", "--config-root", root, NULL)), 0);
@@ -54,7 +35,7 @@ START_TEST(test_reload_keeps_tuned_size)
 	writef("etc/sleeb/policy.d/10-auto.conf", AUTO);
 	writef("etc/sleeb/policy.d/20-dentry.conf", "[Cache]\nMatch=dentry\nCpuQueueSize=200\n");
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
-	grow();
+	host_grow_kmalloc64();
 
 	/* Another cache's policy changes; kmalloc-64's does not. */
 	writef("etc/sleeb/policy.d/20-dentry.conf", "[Cache]\nMatch=dentry\nCpuQueueSize=300\n");

@@ -517,6 +517,56 @@ START_TEST(test_notify_and_watchdog)
 }
 END_TEST
 
+static unsigned count_of(const char *s, const char *what)
+{
+	unsigned n = 0;
+
+	for (; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
+}
+
+/* Issue 31: STATUS= only when it says something new. Each message wakes
+ * PID 1; ten intervals of an unchanged tree send none, a change one. */
+START_TEST(test_status_only_when_changed)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	static char all[65536];
+	const char *after;
+	int fd;
+	pid_t pid;
+
+	make_tree(true);
+	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/notify.sock", root);
+	fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *) &sa, sizeof(sa)), 0);
+	child_notify = sa.sun_path;
+	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
+	child_notify = NULL;
+	all[0] = '\0';
+	collect(fd, 5000, all, sizeof(all), "READY=1");
+	ck_assert_msg(strstr(all, "READY=1"), "%s", all);
+	after = all + strlen(all);
+	collect(fd, 1000, all, sizeof(all), NULL);      /* ten intervals of 100 ms */
+	ck_assert_msg(count_of(after, "STATUS=") == 0, "%u STATUS= messages for nothing new:\n%s",
+		      count_of(after, "STATUS="), after);
+	ck_assert_msg(strstr(after, "WATCHDOG=1"), "the watchdog went quiet too:\n%s", after);
+
+	/* Changed outside sleebd: put back, a change, one message. */
+	host_set_queue("kmalloc-64", 100);
+	ck_assert(wait_attr("kmalloc-64", "cpu_queue_size", 256));
+	after = all + strlen(all);
+	collect(fd, 1000, all, sizeof(all), NULL);
+	ck_assert_msg(count_of(after, "STATUS=") == 1 && strstr(after, "2 changes"),
+		      "expected one STATUS= with the new count:\n%s", after);
+
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
+	close(fd);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
 	tcase_add_test(tc, test_once_writes);
@@ -532,6 +582,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_autotune_rate_from_read_time);
 	tcase_add_test(tc, test_quiet_cache_read_sparsely);
 	tcase_add_test(tc, test_notify_and_watchdog);
+	tcase_add_test(tc, test_status_only_when_changed);
 }
 
 int main(int argc, char *argv[])

@@ -13,7 +13,7 @@
 #include "sleeb/ini.h"
 #include "sleeb/state.h"
 
-static char dir[64], path[128];
+static char dir[64], path[192];
 
 static void setup(void)
 {
@@ -177,6 +177,84 @@ START_TEST(test_unwritable)
 }
 END_TEST
 
+/* Learned sizes (issue 31): the same lines under their own header; the
+ * last value counts; a bad line costs that line. */
+START_TEST(test_learned)
+{
+	static const char text[] = "# sleebd learned v1\nkmalloc-64 240 120 960\n:a-0000104 16 8 x\n"
+				   "dentry 480 240 1920\n";
+	struct sleeb_state s, t;
+	struct sleeb_diag w = { 0 };
+	struct sleeb_error err = { 0 };
+	struct sleeb_tunables a = { { 240, 120, 960 } }, b = { { 480, 240, 1920 } };
+	char *saved;
+
+	snprintf(path, sizeof(path), "%s/var/lib/sleeb/learned", dir);
+	ck_assert_int_eq(sleeb_state_load(&s, path, NULL, &err), 0);
+	s.header = SLEEB_LEARNED_HEADER;
+	ck_assert_int_eq(sleeb_state_set(&s, "kmalloc-64", &b), 1);
+	ck_assert_int_eq(sleeb_state_set(&s, "kmalloc-64", &a), 1);       /* replaced: the last counts */
+	ck_assert_int_eq(sleeb_state_set(&s, "kmalloc-64", &a), 0);       /* unchanged */
+	ck_assert_int_eq(sleeb_state_set(&s, "bad name", &a), -EINVAL);
+	ck_assert_int_eq(sleeb_state_save(&s, &err), 0);                  /* creates var/lib/sleeb/ */
+	saved = test_read_file(path);
+	ck_assert_ptr_nonnull(saved);
+	ck_assert_str_eq(saved, "# sleebd learned v1\nkmalloc-64 240 120 960\n");
+	free(saved);
+	sleeb_state_done(&s);
+
+	test_write_file(path, text);
+	ck_assert_int_eq(sleeb_state_load(&t, path, &w, &err), 1);
+	ck_assert_uint_eq(t.n, 2);
+	ck_assert_mem_eq(&sleeb_state_find(&t, "kmalloc-64")->orig, &a, sizeof(a));
+	ck_assert_mem_eq(&sleeb_state_find(&t, "dentry")->orig, &b, sizeof(b));
+	ck_assert_uint_eq(w.n, 1);
+	ck_assert_msg(strstr(w.msgs[0], "/learned:3: expected '<cache> <queue> <batch> <shared>'; line skipped"),
+		      "%s", w.msgs[0]);
+	sleeb_diag_done(&w);
+	sleeb_state_done(&t);
+
+	/* A file from before the learned sizes (a v1 or v2 rollback state)
+	 * still loads as it did. */
+	snprintf(path, sizeof(path), "%s/state", dir);
+	test_write_file(path, "# sleebd state v1\nkmalloc-64 120 60 480\n");
+	ck_assert_int_eq(sleeb_state_load(&t, path, NULL, &err), 0);
+	ck_assert_uint_eq(t.n, 1);
+	sleeb_state_done(&t);
+}
+END_TEST
+
+/* Their lines go to the kernel: a file or directory others can write is
+ * refused, with why, and nothing of it is used. */
+START_TEST(test_loose_file_refused)
+{
+	struct sleeb_state s;
+	struct sleeb_error err = { 0 };
+	char sub[160];
+
+	snprintf(path, sizeof(path), "%s/learned", dir);
+	test_write_file(path, "kmalloc-64 240 120 960\n");
+	ck_assert_int_eq(chmod(path, 0666), 0);
+	ck_assert_int_eq(sleeb_state_load(&s, path, NULL, &err), -EPERM);
+	ck_assert_uint_eq(s.n, 0);
+	ck_assert_msg(strstr(err.msg, "/learned: mode 0666 lets other users write it: ignored; remove it"), "%s",
+		      err.msg);
+	sleeb_state_done(&s);
+
+	snprintf(sub, sizeof(sub), "%s/open", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	ck_assert_int_eq(chmod(sub, 0777), 0);
+	snprintf(path, sizeof(path), "%s/learned", sub);
+	test_write_file(path, "kmalloc-64 240 120 960\n");
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(sleeb_state_load(&s, path, NULL, &err), -EPERM);
+	ck_assert_uint_eq(s.n, 0);
+	ck_assert_msg(strstr(err.msg, "/open (uid ") && strstr(err.msg, "mode 0777) lets other users replace it"),
+		      "%s", err.msg);
+	sleeb_state_done(&s);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -184,6 +262,8 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_malformed);
 	tcase_add_test(tc, test_hash_name_round_trip);
 	tcase_add_test(tc, test_unwritable);
+	tcase_add_test(tc, test_learned);
+	tcase_add_test(tc, test_loose_file_refused);
 }
 
 int main(void)

@@ -102,7 +102,8 @@ apt "apt-get remove sleeb-tools (sleebd not running, originals recorded)" remove
 expect_eq "$C back at its recorded original after that removal" "$orig" "$(tun $C)"
 expect_eq "sleebd.service stopped again" inactive "$(systemctl is-active sleebd.service)"
 
-# Purge: /run/sleeb's state goes (and the directory, empty then), the
+# Purge: /run/sleeb's state goes (and the directory, empty then), so do
+# /var/lib/sleeb and its learned sizes, the
 # conffile goes, and so does the unit's enablement (the symlink in
 # /etc/systemd/system, deb-systemd-helper's record); an administrator's
 # file in /etc/sleeb stays, and the rest of /etc and /var/lib is as it
@@ -122,9 +123,11 @@ diff /tmp/pkg-before-purge /tmp/pkg-after-purge | sed -n 's/^[<>] //p' >/tmp/pkg
 sed 's/^/#   purge removed: /' /tmp/pkg-purged
 check "purge removed /run/sleeb and its state" sh -c '! test -e /run/sleeb'
 check "purge removed /etc/sleeb/sleebd.conf" sh -c '! test -e /etc/sleeb/sleebd.conf'
+check "purge removed /var/lib/sleeb (the unit's StateDirectory=, learned sizes)" sh -c '! test -e /var/lib/sleeb'
 check "the administrator's /etc/sleeb/policy.d/90-admin.conf is still there" test -f /etc/sleeb/policy.d/90-admin.conf
 check "purge removed nothing else under /etc and /var/lib, and added nothing" \
-	sh -c "! grep -v -e '^/run/sleeb' -e '^/etc/sleeb/sleebd.conf\$' -e '^/etc/systemd/system/.*/sleebd.service\$' /tmp/pkg-purged"
+	sh -c "! grep -v -e '^/run/sleeb' -e '^/var/lib/sleeb' -e '^/etc/sleeb/sleebd.conf\$' \
+		-e '^/etc/systemd/system/.*/sleebd.service\$' /tmp/pkg-purged"
 check "no deb-systemd-helper record of sleebd.service left" \
 	sh -c '! ls /var/lib/systemd/deb-systemd-helper-enabled | grep -q sleebd'
 rm -f /etc/sleeb/policy.d/90-admin.conf
