@@ -479,23 +479,32 @@ static void collect(int fd, int ms, char *all, size_t len, const char *want)
 	}
 }
 
-START_TEST(test_notify_and_watchdog)
+/* sleebd on a fresh tree with the kmalloc policy, its sd_notify messages
+ * sent to *fd; all[] emptied for collect(). */
+static pid_t spawn_notified(int *fd, char *all)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	static char all[65536];
-	int fd;
 	pid_t pid;
 
 	make_tree(true);
 	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/notify.sock", root);
-	fd = socket(AF_UNIX, SOCK_DGRAM, 0);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *) &sa, sizeof(sa)), 0);
-
+	*fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+	ck_assert_int_eq(bind(*fd, (struct sockaddr *) &sa, sizeof(sa)), 0);
 	child_notify = sa.sun_path;
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
 	child_notify = NULL;
 	all[0] = '\0';
+	return pid;
+}
+
+START_TEST(test_notify_and_watchdog)
+{
+	static char all[65536];
+	int fd;
+	pid_t pid;
+
+	pid = spawn_notified(&fd, all);
 	collect(fd, 5000, all, sizeof(all), "READY=1");
 	collect(fd, 5000, all, sizeof(all), "WATCHDOG=1");
 	ck_assert_msg(strstr(all, "READY=1"), "%s", all);
@@ -530,21 +539,12 @@ static unsigned count_of(const char *s, const char *what)
  * PID 1; ten intervals of an unchanged tree send none, a change one. */
 START_TEST(test_status_only_when_changed)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	static char all[65536];
 	const char *after;
 	int fd;
 	pid_t pid;
 
-	make_tree(true);
-	writef("etc/sleeb/policy.d/10-kmalloc.conf", "%s", policy_kmalloc);
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/notify.sock", root);
-	fd = socket(AF_UNIX, SOCK_DGRAM, 0);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *) &sa, sizeof(sa)), 0);
-	child_notify = sa.sun_path;
-	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
-	child_notify = NULL;
-	all[0] = '\0';
+	pid = spawn_notified(&fd, all);
 	collect(fd, 5000, all, sizeof(all), "READY=1");
 	ck_assert_msg(strstr(all, "READY=1"), "%s", all);
 	after = all + strlen(all);
