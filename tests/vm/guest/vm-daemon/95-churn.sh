@@ -2,14 +2,14 @@
 # Caches created and destroyed all the time (sleeb_churn: a kernel thread
 # that creates four unmergeable caches and one that merges, and destroys
 # them again, 0 or about 1 ms apart) while `sleebctl show` and
-# `sleebctl check` run 1,000 times each, and sleebd auto-tunes the
+# `sleebctl check` run 300 times each, and sleebd auto-tunes the
 # churned caches every 50 ms. A cache that is gone between /proc/slabinfo
 # and its sysfs directory is no longer there: never an error, never
 # check's UNKNOWN (exit 3), never a failed scan in sleebd's log.
 # CHURN_RUNS (environment) shortens the loop for development.
 . /tests/lib.sh
 . /tests/vm-daemon/daemon.lib
-runs=${CHURN_RUNS:-1000}
+runs=${CHURN_RUNS:-300}
 if ! insmod /lib/modules/sleeb_churn.ko; then
 	not_ok "insmod sleeb_churn"
 	exit 0
