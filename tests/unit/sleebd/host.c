@@ -267,3 +267,9 @@ void host_grow_kmalloc64(void)
 		      attr("kmalloc-64", "cpu_queue_size"), attr("kmalloc-64", "cpu_batch_size"),
 		      attr("kmalloc-64", "shared_queue_size"));
 }
+
+void host_stop(pid_t pid)
+{
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(test_wait_exit(pid), 0);
+}

@@ -81,3 +81,6 @@ void host_set_queue(const char *cache, unsigned q);
 /* Churns kmalloc-64's queue_stats until sleebd grows it from 120/60/480
  * to 240/120/960 (an AutoTune policy for it, AutoTuneMax >= 240). */
 void host_grow_kmalloc64(void);
+
+/* SIGTERM to sleebd PID, which must exit with status 0. */
+void host_stop(pid_t pid);

@@ -70,12 +70,6 @@ static pid_t start_daemon(void)
 	return pid;
 }
 
-static void stop_daemon(pid_t pid)
-{
-	kill(pid, SIGTERM);
-	ck_assert_int_eq(test_wait_exit(pid), 0);
-}
-
 /*
  * A client that sends "STATUS\n" one byte every interval_ms, then prints
  * what it was answered on the returned pipe.
@@ -198,7 +192,7 @@ START_TEST(test_slow_client_does_not_stall)
 	ck_assert_msg(pings >= 3, "only %d watchdog pings", pings);
 	ck_assert_msg(gap < 1000, "the watchdog went %lld ms without a ping (WatchdogSec=1s)", gap);
 	close(nfd);
-	stop_daemon(pid);
+	host_stop(pid);
 }
 END_TEST
 
@@ -230,7 +224,7 @@ START_TEST(test_client_cap)
 	}
 	control("STATUS", 0, answer, sizeof(answer));
 	ck_assert_msg(strncmp(answer, "OK\n", 3) == 0, "after the idle clients: %s", answer);
-	stop_daemon(pid);
+	host_stop(pid);
 }
 END_TEST
 
@@ -267,7 +261,7 @@ START_TEST(test_nonroot_refused_by_credentials)
 	/* root is still served */
 	control("STATUS", 0, answer, sizeof(answer));
 	ck_assert_msg(strncmp(answer, "OK\n", 3) == 0, "%s", answer);
-	stop_daemon(pid);
+	host_stop(pid);
 }
 END_TEST
 
@@ -287,7 +281,7 @@ START_TEST(test_nonroot_cannot_connect)
 	ck_assert_msg(file_contains(logpath, ": permission denied: root only\n"), "sleebctl said: %s",
 		      strstr(test_read_file(logpath), "sleebctl:"));
 	ck_assert(!file_contains(logpath, "is sleebd running"));
-	stop_daemon(pid);
+	host_stop(pid);
 }
 END_TEST
 
@@ -367,7 +361,7 @@ START_TEST(test_big_answer_to_slow_reader)
 		lines++;
 	ck_assert_msg(strlen(answer) > 300000, "only %zu bytes", strlen(answer));
 	ck_assert_int_eq(lines, N);
-	stop_daemon(pid);
+	host_stop(pid);
 }
 END_TEST
 

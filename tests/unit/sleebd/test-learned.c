@@ -34,12 +34,6 @@ static bool wait_file_contains(const char *path, const char *want)
 	return false;
 }
 
-static void stop(pid_t pid)
-{
-	kill(pid, SIGTERM);
-	ck_assert_int_eq(test_wait_exit(pid), 0);
-}
-
 START_TEST(test_restart_starts_at_learned_size)
 {
 	char learned[128];
@@ -52,7 +46,7 @@ START_TEST(test_restart_starts_at_learned_size)
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
 	host_grow_kmalloc64();
 	ck_assert_msg(wait_file_contains(learned, "kmalloc-64 240 120 960"), "no learned size in %s", learned);
-	stop(pid);
+	host_stop(pid);
 	/* The stop puts the original back: a learned size is a start only. */
 	ck_assert(wait_tunables("kmalloc-64", 120, 60, 480));
 
@@ -61,7 +55,7 @@ START_TEST(test_restart_starts_at_learned_size)
 		      attr("kmalloc-64", "cpu_queue_size"), attr("kmalloc-64", "cpu_batch_size"),
 		      attr("kmalloc-64", "shared_queue_size"));
 	ck_assert(file_contains(logpath, "learned size"));
-	stop(pid);
+	host_stop(pid);
 	ck_assert(wait_tunables("kmalloc-64", 120, 60, 480));
 }
 END_TEST
@@ -89,7 +83,7 @@ START_TEST(test_new_cache_starts_at_learned_size)
 	ck_assert_msg(wait_tunables("kmalloc-128", 240, 120, 960), "new cache at %d/%d/%d, not the learned 240/120/960",
 		      attr("kmalloc-128", "cpu_queue_size"), attr("kmalloc-128", "cpu_batch_size"),
 		      attr("kmalloc-128", "shared_queue_size"));
-	stop(pid);
+	host_stop(pid);
 	ck_assert(wait_tunables("kmalloc-128", 120, 60, 480));
 }
 END_TEST

@@ -31,12 +31,6 @@ static pid_t start_daemon(void)
 	return pid;
 }
 
-static void stop_daemon(pid_t pid)
-{
-	kill(pid, SIGTERM);
-	ck_assert_int_eq(test_wait_exit(pid), 0);
-}
-
 /* Its exit status, or -1 (and it is killed) when still running after ms. */
 static int exit_within(pid_t pid, int ms)
 {
@@ -71,7 +65,7 @@ START_TEST(test_once_refuses_while_daemon_runs)
 	ck_assert_int_eq(exit_within(spawn(sleebd, "--root", root, "--config-root", root, "--once", "--dry-run", NULL),
 				     10000), 0);
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 256);
-	stop_daemon(pid);
+	host_stop(pid);
 
 	/* with the daemon gone, --once runs */
 	ck_assert_int_eq(exit_within(spawn(sleebd, "--root", root, "--config-root", root, "--once", NULL), 10000), 0);
@@ -92,7 +86,7 @@ START_TEST(test_second_daemon_refuses)
 	/* the first one still has its socket */
 	control("STATUS", 0, answer, sizeof(answer));
 	ck_assert_msg(strncmp(answer, "OK\n", 3) == 0, "%s", answer);
-	stop_daemon(pid);
+	host_stop(pid);
 }
 END_TEST
 
@@ -116,7 +110,7 @@ START_TEST(test_set_warns_on_managed_cache)
 					      "--queue", "100", NULL)), 0);
 	ck_assert_int_eq(attr("dentry", "cpu_queue_size"), 100);
 	ck_assert(!file_contains(logpath, "dentry: warning"));
-	stop_daemon(pid);
+	host_stop(pid);
 
 	/* no daemon: no warning, and set took the lock (and let go) */
 	ck_assert_int_eq(test_wait_exit(spawn(sleebctl, "--root", root, "set", "--config-root", root, "kmalloc-64",
@@ -151,7 +145,7 @@ START_TEST(test_set_warns_on_managed_cache_never_written)
 	host_set_queue("dentry", 100);
 	ck_assert_msg(wait_attr("dentry", "cpu_queue_size", 120), "sleebd left dentry at %d",
 		      attr("dentry", "cpu_queue_size"));
-	stop_daemon(pid);
+	host_stop(pid);
 }
 END_TEST
 

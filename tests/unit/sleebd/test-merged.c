@@ -77,12 +77,6 @@ static pid_t start(void)
 	return pid;
 }
 
-static void stop(pid_t pid)
-{
-	kill(pid, SIGTERM);
-	ck_assert_int_eq(test_wait_exit(pid), 0);
-}
-
 static void assert_merged(int q, int b, int s, const char *when)
 {
 	ck_assert_msg(attr(ID, "cpu_queue_size") == q && attr(ID, "cpu_batch_size") == b &&
@@ -119,7 +113,7 @@ START_TEST(test_uevent_then_rescan_rollback)
 	usleep(300000);         /* a few rescans */
 	assert_merged(256, 64, 512, "while running");
 
-	stop(pid);
+	host_stop(pid);
 	assert_merged(120, 60, 480, "after rollback");
 }
 END_TEST
@@ -150,7 +144,7 @@ START_TEST(test_uevent_names_linked_late)
 	ck_assert_int_eq(symlink(dir, link), 0);
 	ck_assert_msg(wait_tunables(ID, 256, 64, 512), ID " not tuned once its name came: %d/%d/%d",
 		      attr(ID, "cpu_queue_size"), attr(ID, "cpu_batch_size"), attr(ID, "shared_queue_size"));
-	stop(pid);
+	host_stop(pid);
 }
 END_TEST
 
@@ -168,7 +162,7 @@ START_TEST(test_rescan_then_uevent_rollback)
 	ck_assert(wait_tunables(ID, 256, 64, 512));
 	send_uevent("add", ID);
 	usleep(300000);
-	stop(pid);
+	host_stop(pid);
 	assert_merged(120, 60, 480, "after rollback");
 }
 END_TEST
@@ -195,7 +189,7 @@ START_TEST(test_state_v1_by_name)
 		      attr(ID, "cpu_batch_size"), attr(ID, "shared_queue_size"));
 	ck_assert_msg(file_contains(state, ID " 120 60 480"), "state not keyed by the id");
 	ck_assert(!file_contains(state, "zzz_cache"));
-	stop(pid);
+	host_stop(pid);
 	assert_merged(120, 60, 480, "after rollback");
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 100);
 }
@@ -229,7 +223,7 @@ START_TEST(test_merged_static_not_reread)
 	ck_assert_msg(!file_contains(logpath, "cannot read caches"), "sysfs read every interval: %s",
 		      "cannot read caches: ... shared_queue_size");
 	ck_assert_int_eq(rename(to, from), 0);
-	stop(pid);
+	host_stop(pid);
 }
 END_TEST
 
