@@ -13,7 +13,7 @@
 #include "sleeb/parse.h"
 #include "sleeb/state.h"
 
-static bool name_ok(const char *n)
+bool sleeb_state_key_ok(const char *n)
 {
 	/* "#" alone would be written as a comment line ("# 8 4 3"). */
 	if (!n || !*n || strlen(n) >= 256 || strcmp(n, "#") == 0)
@@ -37,7 +37,7 @@ int sleeb_state_remember(struct sleeb_state *s, const char *cache, const struct 
 	struct sleeb_state_entry *t;
 	char *d;
 
-	if (!name_ok(cache))
+	if (!sleeb_state_key_ok(cache))
 		return -EINVAL;
 	if (sleeb_state_find(s, cache))
 		return 0;
@@ -172,7 +172,7 @@ static int parse_line(struct sleeb_state *s, char *line, const char *path, unsig
 	}
 	if (!bad && strtok_r(NULL, " \t", &save))
 		bad = "trailing fields";
-	if (!bad && !name_ok(name))
+	if (!bad && !sleeb_state_key_ok(name))
 		bad = "invalid cache name";
 	/* An original the kernel cannot take would fail every rollback. */
 	if (!bad && sleeb_tunables_validate(&t, &why) < 0)

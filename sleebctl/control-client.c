@@ -23,6 +23,12 @@ int sleebctl_control_call(const char *config_root, const char *cmd)
 	size_t len = 0, cap = 0;
 	int fd;
 
+	/* Before connecting: the daemon would only say "command too long". */
+	if (strlen(cmd) + 1 >= SLEEB_CONTROL_COMMAND_MAX) {
+		fprintf(stderr, "sleebctl: the command for sleebd is %zu bytes long, the daemon takes %d at most: "
+			"name fewer caches per call\n", strlen(cmd), SLEEB_CONTROL_COMMAND_MAX - 2);
+		return SLEEBCTL_EXIT_FAILURE;
+	}
 	if (sleeb_prefix_path(sa.sun_path, sizeof(sa.sun_path), config_root, SLEEB_CONTROL_SOCKET) < 0) {
 		fprintf(stderr, "sleebctl: --config-root %s: the control socket's path is too long (%zu bytes at most)\n",
 			config_root, sizeof(sa.sun_path) - 1 - strlen(SLEEB_CONTROL_SOCKET));
@@ -49,15 +55,21 @@ int sleebctl_control_call(const char *config_root, const char *cmd)
 	/* MSG_NOSIGNAL: a daemon that answers and closes before reading
 	 * (a refusal) must not kill us with SIGPIPE; its answer is read below. */
 	{
-		char line[128];
-		int k = snprintf(line, sizeof(line), "%s\n", cmd);
+		char *line;
+		int k = asprintf(&line, "%s\n", cmd);
 
-		if (k < 0 || (size_t) k >= sizeof(line) ||
-		    (send(fd, line, (size_t) k, MSG_NOSIGNAL) < 0 && errno != EPIPE)) {
-			fprintf(stderr, "sleebctl: cannot talk to sleebd: %s\n", strerror(errno));
+		if (k < 0) {
+			fprintf(stderr, "sleebctl: out of memory\n");
 			close(fd);
 			return SLEEBCTL_EXIT_FAILURE;
 		}
+		if (send(fd, line, (size_t) k, MSG_NOSIGNAL) < 0 && errno != EPIPE) {
+			fprintf(stderr, "sleebctl: cannot talk to sleebd: %s\n", strerror(errno));
+			free(line);
+			close(fd);
+			return SLEEBCTL_EXIT_FAILURE;
+		}
+		free(line);
 	}
 	for (;;) {
 		ssize_t k;

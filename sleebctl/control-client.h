@@ -6,7 +6,7 @@
 /* Client side of sleebd's control socket (see sleebd/control.h). */
 
 /*
- * Sends cmd ("STATUS", "RELOAD") to the daemon listening under
+ * Sends cmd ("STATUS", "RELOAD", ...: sleeb/control.h) to the daemon listening under
  * config_root (NULL: /) and copies the body of the answer to stdout.
  * Returns the verb's exit code: 0 when the daemon said OK, 1 otherwise
  * (message on stderr: not running, permission denied, the daemon's error).

@@ -33,6 +33,8 @@ int verb_check(int argc, char *argv[]);
 int verb_policy(int argc, char *argv[]);
 int verb_status(int argc, char *argv[]);
 int verb_reload(int argc, char *argv[]);
+/* issue 31: verb-learned.c */
+int verb_learned(int argc, char *argv[]);
 
 /* Print "sleebctl: " + message and return SLEEBCTL_EXIT_USAGE. */
 int sleebctl_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

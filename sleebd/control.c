@@ -159,6 +159,37 @@ static void client_answer(struct control_client *c, const char *head, const char
 	client_write(c);
 }
 
+static bool is_forget_learned(const char *cmd)
+{
+	size_t k = strlen(SLEEB_CONTROL_FORGET_LEARNED);
+
+	return strncmp(cmd, SLEEB_CONTROL_FORGET_LEARNED, k) == 0 && (cmd[k] == '\0' || cmd[k] == ' ');
+}
+
+/* args: the cache names, each after a blank (sleeb/control.h). */
+static void forget_learned(struct control_client *c, const char *args)
+{
+	struct sleeb_error err = { 0 };
+	char *copy = strdup(args), *save = NULL, *head = NULL, *text = NULL, **names;
+	size_t n = 0;
+	int r = -ENOMEM;
+
+	/* A name per blank at most: the command is one line of bounded length. */
+	names = calloc(strlen(args) + 1, sizeof(*names));
+	if (copy && names) {
+		for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+			names[n++] = t;
+		r = manager_forget_learned(c->server->m, names, n, &text, &err);
+	}
+	if (r < 0 && asprintf(&head, "ERROR %s\n", err.msg[0] ? err.msg : strerror(-r)) < 0)
+		head = NULL;
+	client_answer(c, r >= 0 ? "OK\n" : head ? head : "ERROR out of memory\n", text);
+	free(head);
+	free(text);
+	free(names);
+	free(copy);
+}
+
 static void client_run(struct control_client *c, const char *cmd)
 {
 	Manager *m = c->server->m;
@@ -174,7 +205,9 @@ static void client_run(struct control_client *c, const char *cmd)
 	} else if (strcmp(cmd, "RELOAD") == 0) {
 		r = manager_reload(m, &text);
 		client_answer(c, r < 0 ? "ERROR policy refused, old policy stays in force\n" : "OK\n", text);
-	} else
+	} else if (is_forget_learned(cmd))
+		forget_learned(c, cmd + strlen(SLEEB_CONTROL_FORGET_LEARNED));
+	else
 		client_answer(c, "ERROR unknown command\n", NULL);
 	free(text);
 }

@@ -6,8 +6,12 @@
  * a learned size is only a starting point.
  */
 
+#include <errno.h>
+#include <stdlib.h>
+
 #include "log.h"
 #include "manager-internal.h"
+#include "sleeb/learned-forget.h"
 #include "sleeb/learned.h"
 #include "sleeb/meminfo.h"
 
@@ -48,4 +52,29 @@ bool learned_start(Manager *m, const struct cache *c, const struct sleeb_tunable
 		if (&m->caches[i] != c && m->caches[i].has_queues)
 			p.other_bytes += sleeb_autotune_queued_bytes(&p, m->caches[i].object_size, &m->caches[i].cur);
 	return sleeb_learned_start(&p, c->object_size, plan, &e->orig, c->at_min, c->at_max, ret);
+}
+
+int manager_forget_learned(Manager *m, char *const *names, size_t n, char **text, struct sleeb_error *err)
+{
+	struct sleeb_sysfs_list l = { 0 };
+	struct sleeb_state dropped = { 0 };
+	int r;
+
+	/* A dry run writes nothing, the learned sizes' file included. */
+	if (m->opts.dry_run || !m->learned.path)
+		return sleeb_error_set(err, EROFS, "sleebd runs with --dry-run and writes nothing; nothing forgotten");
+	/* The names as this daemon's sysfs (its --root) has them now. */
+	(void) sleeb_sysfs_list_caches(&l, NULL);
+	r = sleeb_learned_forget(&m->learned, l.n ? &l : NULL, names, n, &dropped, err);
+	sleeb_sysfs_list_free(&l);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < dropped.n; i++)
+		log_info("%s: learned size forgotten (sleebctl learned --forget); its current size stays",
+			 dropped.entries[i].cache);
+	/* The save succeeded: a later failure of another one is news again. */
+	m->learned_error_logged = false;
+	*text = sleeb_learned_forgot_text(&dropped);
+	sleeb_state_done(&dropped);
+	return *text ? 0 : sleeb_error_set(err, ENOMEM, "out of memory");
 }

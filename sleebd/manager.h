@@ -194,6 +194,14 @@ int manager_run(Manager *m);
  */
 int manager_reload(Manager *m, char **msg);
 
+/*
+ * Forgets the learned sizes of the n caches named (none: every one) in
+ * memory and in the file (sleeb/learned-forget.h, all or nothing; the
+ * caches keep their current sizes). Returns 0 with what was forgotten in
+ * *text (free() it), or -errno with why in err.
+ */
+int manager_forget_learned(Manager *m, char *const *names, size_t n, char **text, struct sleeb_error *err);
+
 /* Writes the current status report (sleebctl status) into a malloc'd string. */
 int manager_status_text(Manager *m, char **ret);
 

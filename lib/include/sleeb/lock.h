@@ -27,6 +27,7 @@
 #define SLEEB_LOCK_DAEMON "sleebd"
 #define SLEEB_LOCK_ONCE   "sleebd --once"
 #define SLEEB_LOCK_SET    "sleebctl set"
+#define SLEEB_LOCK_LEARNED "sleebctl learned"
 
 struct sleeb_lock_holder {
 	long pid;                       /* 0: not known (not written yet) */

@@ -85,6 +85,12 @@ int sleeb_state_keep_aside(const char *path, char **ret, struct sleeb_error *err
 
 void sleeb_state_done(struct sleeb_state *s);
 
+/*
+ * Whether key can be stored (and so read back): not empty, not "#", no
+ * blanks, control characters or '/', shorter than 256 bytes.
+ */
+bool sleeb_state_key_ok(const char *key);
+
 /* The entry for cache, or NULL. */
 const struct sleeb_state_entry *sleeb_state_find(const struct sleeb_state *s, const char *cache);
 

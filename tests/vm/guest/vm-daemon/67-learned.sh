@@ -4,7 +4,8 @@
 # there instead of at the policy's small queue, and so does the cache when
 # it is created again after start (by its uevent). Every stop still puts
 # the kernel's originals back. The cache is sleeb_stress's, which the
-# stress creates and destroys at its end.
+# stress creates and destroys at its end. Then sleebctl learned lists the
+# size, and --forget drops it (through the running daemon, then without).
 . /tests/lib.sh
 . /tests/vm-daemon/daemon.lib
 S=sleeb_stress
@@ -70,3 +71,60 @@ stop_daemon
 expect_eq "SIGTERM: exit status 0" 0 "$RC"
 check "state file removed" test ! -e "$ROOT/run/sleeb/state"
 check "the learned sizes stay for the next start" test -n "$(learned "$id")"
+
+# sleebctl learned lists it; --forget goes through a running sleebd, which
+# drops the size from memory too (else its next save would bring the line
+# back), leaves the cache's size alone, and starts it from the policy
+# when it is created again.
+l3=$(learned "$id")
+sleebctl learned --config-root "$ROOT" >/tmp/learned.out 2>&1
+expect_eq "sleebctl learned (no sleebd) exits 0" 0 $?
+sed 's/^/#   /' /tmp/learned.out
+check "sleebctl learned lists $id at $(slashed "$l3")" grep -qE "^$id +$(echo "$l3" | sed 's/ / +/g') " /tmp/learned.out
+if start_daemon; then ok "sleebd starts a third time"; else not_ok "sleebd starts a third time"; show_log; fi
+sleebctl learned --config-root "$ROOT" --forget no-such-cache >/tmp/forget.out 2>&1
+expect_eq "sleebctl learned --forget of an unknown cache exits 1" 1 $?
+check "it names the unknown cache" grep -qF "no-such-cache: no such cache, and no learned size under that name" \
+	/tmp/forget.out
+# The stress's cache lives while the stress runs: forget it meanwhile. It
+# starts at its learned size, AutoTuneMax=, where auto-tuning leaves it.
+insmod /lib/modules/sleeb_stress.ko duration_s=8 &
+ipid=$!
+i=0
+while [ $i -lt 100 ] && [ "$(tun $S 2>/dev/null)" != "$l3" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+before=$(tun $S 2>/dev/null)
+expect_eq "$S created again is at its learned size" "$l3" "$before"
+sleebctl learned --config-root "$ROOT" --forget $S >/tmp/forget.out 2>&1
+expect_eq "sleebctl learned --forget $S (through sleebd) exits 0" 0 $?
+sed 's/^/#   /' /tmp/forget.out
+check "it says what it forgot" grep -qF "forgot $id: queue" /tmp/forget.out
+check "the learned file no longer has $id" test -z "$(learned "$id")"
+expect_eq "$S keeps its size when its learned size is forgotten" "$before" "$(tun $S 2>/dev/null)"
+wait $ipid
+rmmod sleeb_stress
+n=$(count_log "$S: queue/batch/shared .*new cache \\(uevent\\)")
+insmod /lib/modules/sleeb_stress.ko duration_s=1
+i=0
+while [ $i -lt 100 ] && [ "$(count_log "$S: queue/batch/shared .*new cache \\(uevent\\)")" = "$n" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+last=$(grep -E "$S: queue/batch/shared .*new cache \\(uevent\\)" "$LOG" | tail -n 1)
+echo "# $last"
+case $i/$last in
+100/*) started="no uevent apply logged" ;;
+*"learned size"*) started="the learned size" ;;
+*) started="the policy" ;;
+esac
+expect_eq "$S created again starts from the policy, not a learned size" "the policy" "$started"
+rmmod sleeb_stress
+stop_daemon
+expect_eq "SIGTERM: exit status 0" 0 "$RC"
+sleebctl learned --config-root "$ROOT" --forget >/tmp/forget.out 2>&1
+expect_eq "sleebctl learned --forget (no sleebd) exits 0" 0 $?
+check "no learned file left" test ! -e "$LEARNED"
+sleebctl learned --config-root "$ROOT" >/tmp/learned.out 2>&1
+check "sleebctl learned: none yet" grep -qF "no learned sizes yet" /tmp/learned.out
