@@ -62,15 +62,26 @@ int sleeb_autotune_sample_delta(const struct sleeb_queue_stats *prev, const stru
 	return back ? -ERANGE : 0;
 }
 
+/* @v events over @from usec, as many over @to usec (rounded). */
+static uint64_t rescale(uint64_t v, uint64_t from, uint64_t to)
+{
+	return from == to || from == 0 ? v : (uint64_t) ((double) v * (double) to / (double) from + 0.5);
+}
+
 void sleeb_autotune_sample_add(struct sleeb_autotune_sample *a, const struct sleeb_autotune_sample *b)
 {
-	a->refills += b->refills;
-	a->drains += b->drains;
-	a->remote_objects += b->remote_objects;
-	a->to_slabs += b->to_slabs;
-	a->ops += b->ops;
-	a->reaped += b->reaped;
-	a->failed += b->failed;
+	uint64_t from = b->elapsed_usec, to = a->elapsed_usec;
+
+	/* A member read after intervals in which its slabinfo line stood
+	 * still has counted over a longer time: its rate, not its count,
+	 * adds to the group's. */
+	a->refills += rescale(b->refills, from, to);
+	a->drains += rescale(b->drains, from, to);
+	a->remote_objects += rescale(b->remote_objects, from, to);
+	a->to_slabs += rescale(b->to_slabs, from, to);
+	a->ops += rescale(b->ops, from, to);
+	a->reaped += rescale(b->reaped, from, to);
+	a->failed += rescale(b->failed, from, to);
 }
 
 size_t sleeb_autotune_group_key(const char *name, char *buf, size_t size)

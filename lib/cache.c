@@ -640,7 +640,14 @@ fail:
 	return r;
 }
 
-int sleeb_cache_set_load(struct sleeb_cache_set *out, struct sleeb_error *err)
+/* The same @what (a pointer to it in @userdata) for every cache. */
+static unsigned want_the_same(const struct sleeb_cache *c, void *userdata)
+{
+	(void)c;
+	return *(const unsigned *)userdata;
+}
+
+int sleeb_cache_set_load_only(struct sleeb_cache_set *out, unsigned what, struct sleeb_error *err)
 {
 	struct sleeb_reader *rd;
 	int r;
@@ -649,11 +656,16 @@ int sleeb_cache_set_load(struct sleeb_cache_set *out, struct sleeb_error *err)
 	r = sleeb_reader_new(&rd);
 	if (r < 0)
 		return sleeb_error_set(err, -r, "out of memory");
-	r = sleeb_reader_load(rd, NULL, NULL, out, err);
+	r = sleeb_reader_load(rd, want_the_same, &what, out, err);
 	sleeb_reader_free(rd);
 	if (r < 0)
 		sleeb_cache_set_free(out);
 	return r;
+}
+
+int sleeb_cache_set_load(struct sleeb_cache_set *out, struct sleeb_error *err)
+{
+	return sleeb_cache_set_load_only(out, SLEEB_READ_ALL, err);
 }
 
 void sleeb_cache_set_free(struct sleeb_cache_set *set)

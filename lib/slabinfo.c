@@ -114,6 +114,34 @@ static int field_error(struct sleeb_error *err, int r, const char *field, const 
 	return sleeb_error_set(err, r, "%s: '%.*s' is not a number", field, shown, tok);
 }
 
+void sleeb_slabinfo_numbers_get(const struct sleeb_slabinfo_entry *e,
+				struct sleeb_slabinfo_numbers *out)
+{
+	*out = (struct sleeb_slabinfo_numbers) {
+		.active_objs = e->active_objs, .num_objs = e->num_objs,
+		.active_slabs = e->active_slabs, .num_slabs = e->num_slabs,
+		.sharedavail = e->sharedavail, .objsize = e->objsize,
+		.objperslab = e->objperslab, .pagesperslab = e->pagesperslab,
+		.limit = e->limit, .batchcount = e->batchcount,
+		.sharedfactor = e->sharedfactor,
+	};
+}
+
+bool sleeb_slabinfo_numbers_same(const struct sleeb_slabinfo_numbers *kept,
+				 const struct sleeb_slabinfo_entry *e)
+{
+	struct sleeb_slabinfo_numbers now;
+
+	sleeb_slabinfo_numbers_get(e, &now);
+	/* Field by field: padding, were there any, is never compared. */
+	return kept->active_objs == now.active_objs && kept->num_objs == now.num_objs &&
+	       kept->active_slabs == now.active_slabs && kept->num_slabs == now.num_slabs &&
+	       kept->sharedavail == now.sharedavail && kept->objsize == now.objsize &&
+	       kept->objperslab == now.objperslab && kept->pagesperslab == now.pagesperslab &&
+	       kept->limit == now.limit && kept->batchcount == now.batchcount &&
+	       kept->sharedfactor == now.sharedfactor;
+}
+
 int sleeb_slabinfo_parse_line(const char *line, size_t len,
 			      struct sleeb_slabinfo_entry *e, struct sleeb_error *err)
 {

@@ -287,7 +287,10 @@ static int check_run(const struct check_options *o)
 			sleep_usec(o->interval_usec);
 			phase_waiting = 0;
 		}
-		r = sleeb_cache_set_load(&samples[i], &err);
+		/* Thrash is a rate between two samples: one sample needs
+		 * no queue_stats. */
+		r = sleeb_cache_set_load_only(&samples[i], o->samples > 1 ? SLEEB_READ_ALL : SLEEB_READ_TUNABLES,
+					      &err);
 		if (r < 0) {
 			timeout_disarm();
 			ret = check_unknown(o, "%s", err.msg);

@@ -293,7 +293,8 @@ static int show(const char *config_root, char **globs, int n, bool all, bool jso
 		return SLEEBCTL_EXIT_FAILURE;
 	}
 
-	r = sleeb_cache_set_load(&set, &err);
+	/* Plans need the sizes, not the counters. */
+	r = sleeb_cache_set_load_only(&set, SLEEB_READ_TUNABLES, &err);
 	if (r < 0) {
 		fprintf(stderr, "sleebctl: %s\n", err.msg);
 		sleeb_policy_done(&pol);

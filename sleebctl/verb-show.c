@@ -207,7 +207,8 @@ int verb_show(int argc, char *argv[])
 			return SLEEBCTL_EXIT_USAGE;
 		}
 	}
-	r = sleeb_cache_set_load(&set, &err);
+	/* No counters in the table: no queue_stats read. */
+	r = sleeb_cache_set_load_only(&set, SLEEB_READ_TUNABLES, &err);
 	if (r < 0) {
 		sleeb_log_error(&err);
 		return SLEEBCTL_EXIT_FAILURE;

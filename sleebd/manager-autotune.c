@@ -37,24 +37,6 @@ static void read_memory(Manager *m, struct sleeb_autotune_params *p)
 						      p->memory_reason, sizeof(p->memory_reason));
 }
 
-static bool sample_quiet(const struct sleeb_autotune_cache *a)
-{
-	return a->has_sample && a->sample.refills + a->sample.drains == 0;
-}
-
-/*
- * Kept at its floor, and its queues neither ran empty nor overflowed
- * since the last read, nor did its group's (the leader's sample is the
- * group's sum): see SLEEB_QUIET_READ_EVERY.
- */
-static bool autotune_quiet(const struct sleeb_autotune_cache *in, size_t i)
-{
-	const struct sleeb_autotune_cache *a = &in[i];
-
-	return a->action == SLEEB_AUTOTUNE_KEEP && sample_quiet(a) && sample_quiet(&in[a->group]) &&
-	       a->cur.v[SLEEB_TUNABLE_QUEUE] <= a->min;
-}
-
 /*
  * The members of a group that changed but were not read this interval
  * (a quiet copy whose reads are spaced out, one whose read failed) take
@@ -200,7 +182,9 @@ int manager_autotune(Manager *m)
 									       &in[n].sample) == 0;
 			c->prev_stats = sc->stats;
 			c->prev_usec = sc->stats_usec;
+			sleeb_slabinfo_numbers_get(&sc->si, &c->prev_si);
 			c->have_prev = true;
+			c->stats_due = false;
 		} else {
 			c->have_prev = false;
 		}
@@ -222,7 +206,6 @@ int manager_autotune(Manager *m)
 		bool grow = in[i].action == SLEEB_AUTOTUNE_GROW;
 
 		c->at = in[i].state;
-		c->quiet_skips = autotune_quiet(in, i) ? SLEEB_QUIET_READ_EVERY - 1 : 0;
 		if (in[i].action == SLEEB_AUTOTUNE_KEEP) {
 			set_reason(&c->last_reason, "auto-tune: keep: %s", in[i].reason);
 			continue;

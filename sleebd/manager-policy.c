@@ -233,10 +233,11 @@ int manager_apply_policy(Manager *m, bool all, const char *reason)
 	int r;
 
 	/* Start and reload: a fresh listing of /sys/kernel/slab (aliases
-	 * may have changed without a uevent) and every target verified. */
+	 * may have changed without a uevent), every target verified and
+	 * every auto-tuned cache read once, moved or not. */
 	sleeb_reader_forget(m->reader, NULL);
 	for (size_t i = 0; i < m->n_caches; i++)
-		m->caches[i].quiet_skips = 0;
+		m->caches[i].stats_due = true;
 	r = manager_snapshot(m, true);
 	if (r < 0)
 		return r;

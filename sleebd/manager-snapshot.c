@@ -8,6 +8,31 @@
 
 
 /*
+ * Whether an auto-tuned cache's queue_stats can have moved since they
+ * were last read, as far as /proc/slabinfo shows. A refill takes objects
+ * from the shared queue (sharedavail moves) or from slabs; a drain gives
+ * them to the shared queue or to slabs; slabs taken from or given back
+ * to a node's partial list move active_objs (the partial slabs' free
+ * objects are what slabinfo counts as not active), new or freed slabs
+ * move num_objs and the slab counts, a resize the tunables columns (and
+ * sizes other than those sleebd last read or wrote, sysfs). What
+ * it cannot show: trips that only move objects between a cpu's queue and
+ * the slabs that cpu holds itself (its cpu slab and per-cpu partial
+ * slabs, a few slabs' worth), or that fill the shared queue exactly as
+ * much as they empty it. Those are the cheapest trips, none takes a
+ * list_lock, and none is lost: the counters only grow, so the next read
+ * after the line moves has them all, over the time since the last read.
+ * A cache whose line stands still is thus never decided on (no rate, no
+ * change): it has nothing to shrink either, as the reaper's return of an
+ * idle queue's objects moves the line, and is read then.
+ */
+static bool stats_may_have_moved(const struct cache *c, const struct sleeb_cache *sc)
+{
+	return c->stats_due || !c->have_prev || !sleeb_slabinfo_numbers_same(&c->prev_si, &sc->si) ||
+	       !tunables_equal(&sc->tunables, &c->cur);
+}
+
+/*
  * What the snapshot reads from sysfs for one cache (see manager_snapshot()
  * in manager.h); /proc/slabinfo has the rest.
  */
@@ -23,16 +48,10 @@ static unsigned want_from_sysfs(const struct sleeb_cache *sc, void *userdata)
 	if (m->config.prometheus_textfile)
 		what |= SLEEB_READ_STATS;  /* the textfile has every cache's counters */
 	if (c->autotune && c->has_target) {
-		/* Quiet and nothing moved in slabinfo: not this time. */
-		if (!(what & SLEEB_READ_STATS) && c->quiet_skips > 0 && c->has_slabinfo &&
-		    sc->si.active_objs == c->active_objs && sc->si.num_objs == c->num_objs &&
-		    tunables_equal(&sc->tunables, &c->cur)) {
-			c->quiet_skips--;
-			c->stats_skipped = true;
-		} else {
-			c->quiet_skips = 0;
+		if (what & SLEEB_READ_STATS || stats_may_have_moved(c, sc))
 			what |= SLEEB_READ_STATS;
-		}
+		else
+			c->stats_skipped = true;
 	}
 	/* On a SLEEB kernel slabinfo's columns are sysfs' values; when they
 	 * are not what sleebd last read or wrote (someone else wrote), sysfs

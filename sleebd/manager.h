@@ -51,11 +51,11 @@ struct cache {
 	struct sleeb_queue_stats prev_stats; /* queue_stats at the last read */
 	uint64_t prev_usec;             /* when it was read */
 	bool have_prev;
-	/* A quiet auto-tuned cache (at its floor, no refill or drain since
-	 * the last read) has its queue_stats read only every
-	 * SLEEB_QUIET_READ_EVERY intervals while its slabinfo line stands
-	 * still (want_from_sysfs()). */
-	unsigned quiet_skips;           /* reads still to skip */
+	/* An auto-tuned cache's queue_stats are read only in an interval in
+	 * which its slabinfo line moved since they were last read (see
+	 * want_from_sysfs()), or when a read is due (start, reload). */
+	struct sleeb_slabinfo_numbers prev_si;  /* slabinfo's numbers then (have_prev) */
+	bool stats_due;                 /* read at the next snapshot, moved or not */
 	bool stats_skipped;             /* skipped in this snapshot: no decision */
 	bool in_decision;               /* in this interval's auto-tuning decision */
 	bool warned;                    /* EINVAL/EPERM logged once */
@@ -253,8 +253,8 @@ void manager_verify(Manager *m, uint64_t now_usec);
 /*
  * Reads the kernel into m->snap: /proc/slabinfo, and from sysfs only what
  * the decisions need: queue_stats of auto-tuned caches (of every cache
- * with PrometheusTextfile=; of a quiet one, see SLEEB_QUIET_READ_EVERY,
- * only when its slabinfo line moved or every few intervals), tunables
+ * with PrometheusTextfile=; otherwise only when its slabinfo line moved
+ * since they were last read, see want_from_sysfs()), tunables
  * where slabinfo's columns disagree
  * with what sleebd last read or wrote, everything for a cache not seen
  * before. With @verify (every SLEEB_VERIFY_USEC, and at start and reload)
@@ -265,16 +265,6 @@ int manager_snapshot(Manager *m, bool verify);
 
 #define SLEEB_VERIFY_USEC (30 * SLEEB_USEC_PER_SEC)
 
-/*
- * An auto-tuned cache that is quiet, at its floor with no refill or drain
- * since its last read, is read every this many intervals while its
- * /proc/slabinfo line (objects in use, objects, tunables) does not move:
- * it has nothing to shrink, and the first refill or drain of new work
- * moves objects between its queues and its slabs, which slabinfo shows
- * in the next interval. In a guest with 219 kmalloc caches the
- * queue_stats reads were most of sleebd's cost per interval.
- */
-#define SLEEB_QUIET_READ_EVERY 4
 
 /* ---- manager-autotune.c ---- */
 

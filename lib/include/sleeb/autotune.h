@@ -157,7 +157,8 @@ struct sleeb_autotune_sample {
 int sleeb_autotune_sample_delta(const struct sleeb_queue_stats *prev, const struct sleeb_queue_stats *cur,
 				uint64_t elapsed_usec, struct sleeb_autotune_sample *out);
 
-/* Adds b into a (a group's members); the elapsed time is a's. */
+/* Adds b into a (a group's members); the elapsed time is a's, b's counts
+ * taken over it at b's rates (b may span several intervals). */
 void sleeb_autotune_sample_add(struct sleeb_autotune_sample *a, const struct sleeb_autotune_sample *b);
 
 /*

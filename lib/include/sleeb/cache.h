@@ -97,6 +97,13 @@ enum {
 };
 
 /*
+ * sleeb_cache_set_load() reading only @what (SLEEB_READ_*) from sysfs for
+ * every cache: a caller that shows no counters asks for no queue_stats
+ * (a kernel's queue_stats sums every cpu's counters at each read).
+ */
+int sleeb_cache_set_load_only(struct sleeb_cache_set *out, unsigned what, struct sleeb_error *err);
+
+/*
  * Asked once per cache and load, after /proc/slabinfo was read (@c holds
  * its line, has_sysfs, has_queues, aliases and slabinfo's tunables):
  * which of SLEEB_READ_* to read for it.

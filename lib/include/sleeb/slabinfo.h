@@ -18,6 +18,7 @@
  * Errors are reported as "FILE:LINE: what is wrong" in struct sleeb_error.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -39,6 +40,25 @@ struct sleeb_slabinfo_entry {
 	uint64_t num_slabs;
 	uint64_t sharedavail;   /* SLEEB: objects in the shared queues */
 };
+
+/*
+ * A cache line's numbers, its name aside. On a SLEEB kernel they move
+ * whenever the cache's objects move between its queues and the slabs
+ * on its nodes' lists (objects in use, free objects of partial slabs,
+ * slabs), its sizes change, or its shared queues fill or empty: what
+ * sleebd takes as the sign that a cache's counters may have moved.
+ */
+struct sleeb_slabinfo_numbers {
+	uint64_t active_objs, num_objs, active_slabs, num_slabs, sharedavail;
+	uint32_t objsize, objperslab, pagesperslab, limit, batchcount, sharedfactor;
+};
+
+/* @e's numbers into @out. */
+void sleeb_slabinfo_numbers_get(const struct sleeb_slabinfo_entry *e,
+				struct sleeb_slabinfo_numbers *out);
+/* Whether @e's numbers are still @kept (taken from an earlier line of it). */
+bool sleeb_slabinfo_numbers_same(const struct sleeb_slabinfo_numbers *kept,
+				 const struct sleeb_slabinfo_entry *e);
 
 /*
  * Called once per cache line.  Return 0 to continue, a negative errno to

@@ -165,22 +165,43 @@ int test_wait_exit(pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-char *test_slabinfo_with_queue(const char *root, const char *cache, unsigned q)
+char *test_slabinfo_with_column(const char *root, const char *cache, unsigned column, unsigned long long v)
 {
-	char *path = test_path(root, "proc/slabinfo"), *text = test_read_file(path), *line, *t, num[8];
-	size_t clen = strlen(cache);
+	char *path = test_path(root, "proc/slabinfo"), *text = test_read_file(path), *line, *t, *end, *out,
+	     num[24];
+	size_t clen = strlen(cache), width;
 
 	ck_assert_ptr_nonnull(text);
 	for (line = text; line && !(strncmp(line, cache, clen) == 0 && line[clen] == ' ');
 	     line = strchr(line, '\n'), line = line ? line + 1 : NULL)
 		;
 	ck_assert_ptr_nonnull(line);
-	t = strstr(line, ": tunables ");
-	ck_assert_ptr_nonnull(t);
-	snprintf(num, sizeof(num), "%4u", q);
-	memcpy(t + strlen(": tunables "), num, 4);
+	/* The field's blanks before it and its digits: its printed width. */
+	t = line + clen;
+	for (unsigned i = 1;; i++) {
+		char *start = t;
+
+		while (*t == ' ')
+			t++;
+		end = t + strcspn(t, " \n");
+		ck_assert_ptr_ne(end, t);
+		if (i == column) {
+			t = start;
+			break;
+		}
+		t = end;
+	}
+	width = (size_t)(end - t);
+	snprintf(num, sizeof(num), "%*llu", (int)(width > 1 ? width - 1 : 1), v);
+	ck_assert_int_ge(asprintf(&out, "%.*s %s%s", (int)(t - text), text, num, end), 0);
+	free(text);
 	free(path);
-	return text;
+	return out;
+}
+
+char *test_slabinfo_with_queue(const char *root, const char *cache, unsigned q)
+{
+	return test_slabinfo_with_column(root, cache, 8, q);  /* ": tunables <limit>" */
 }
 
 void test_replace_at(const char *root, const char *rel, const char *text)

@@ -62,6 +62,9 @@ int test_wait_exit(pid_t pid);
 /* <root>/proc/slabinfo's text with cache's limit column (cpu_queue_size)
  * set to q, as the kernel shows a write to sysfs; free() it. */
 char *test_slabinfo_with_queue(const char *root, const char *cache, unsigned q);
+/* The same for column @column of its line (1: active_objs, 2: num_objs,
+ * ...; ':' and the words count) set to @v, its width kept if it fits. */
+char *test_slabinfo_with_column(const char *root, const char *cache, unsigned column, unsigned long long v);
 
 /* Replaces <root>/<rel> with text atomically (a new file renamed over it),
  * as sysfs shows a new value to a reader that opens it again. */

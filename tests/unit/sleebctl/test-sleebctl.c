@@ -582,6 +582,40 @@ START_TEST(test_check_samples)
 }
 END_TEST
 
+/*
+ * show and a check of one sample print no counters: they do
+ * not read queue_stats (on a kernel each read sums every cpu's counters).
+ * Here one is a FIFO, which sleebctl refuses to read ("not a regular
+ * file"): only a check of two samples, whose thrash rate needs it, may
+ * touch it.
+ */
+START_TEST(test_no_counters_read_unless_shown)
+{
+	char *root = test_copy_tree(SLEEB), *fifo = test_path(root, "sys/kernel/slab/:0000064/queue_stats");
+	struct result r;
+
+	unsetenv("SLEEB_TEST_ALLOW_FIFOS");
+	ck_assert_int_eq(unlink(fifo), 0);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+
+	r = run("--root", root, "show", NULL);
+	ck_assert_msg(r.status == 0, "show: exit %d: %s", r.status, r.err);
+	result_free(&r);
+	r = run("--root", root, "check", NULL);
+	ck_assert_msg(r.status == 1, "check: exit %d: %s", r.status, r.out);
+	assert_lacks(r.out, "queue_stats");
+	result_free(&r);
+	r = run("--root", root, "check", "--samples", "2", "--interval", "10ms", NULL);
+	ck_assert_int_eq(r.status, 3);
+	assert_contains(r.out, "queue_stats");
+	result_free(&r);
+
+	test_rm_tree(root);
+	free(root);
+	free(fifo);
+}
+END_TEST
+
 START_TEST(test_check_unknown)
 {
 	struct result r;
@@ -830,6 +864,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_set_queue_sizes);
 	tcase_add_test(tc, test_check);
 	tcase_add_test(tc, test_check_unknown);
+	tcase_add_test(tc, test_no_counters_read_unless_shown);
 	tcase_add_test(tc, test_check_samples);
 	tcase_add_test(tc, test_check_perfdata);
 	tcase_add_test(tc, test_check_timeout);

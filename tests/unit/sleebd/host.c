@@ -249,6 +249,14 @@ void host_set_queue(const char *cache, unsigned q)
 	free(text);
 }
 
+void host_move_slabinfo(const char *cache, unsigned active)
+{
+	char *text = test_slabinfo_with_column(root, cache, 1, active);
+
+	test_replace_at(root, "proc/slabinfo", text);
+	free(text);
+}
+
 /* Churns kmalloc-64's counters (a trip per operation) until sleebd grows
  * its queue to 240, in one step when the policy's AutoTuneMax is 240. */
 void host_grow_kmalloc64(void)
@@ -261,6 +269,7 @@ void host_grow_kmalloc64(void)
 		snprintf(buf, sizeof(buf), "alloc_refill %llu\nfree_drain %llu\nfastpath_ops %llu\n", events, events,
 			 events);
 		test_replace_at(root, "sys/kernel/slab/kmalloc-64/queue_stats", buf);
+		host_move_slabinfo("kmalloc-64", 101 + (unsigned) i % 50);
 		usleep(20000);
 	}
 	ck_assert_msg(wait_tunables("kmalloc-64", 240, 120, 960), "kmalloc-64 did not grow: %d/%d/%d",

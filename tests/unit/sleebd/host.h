@@ -75,6 +75,13 @@ void control(const char *cmd, uid_t uid, char *out, size_t len);
  * (77, skipped, otherwise); add_tests adds the tests to the one TCase. */
 int host_main(int argc, char *argv[], const char *name, void (*add_tests)(TCase *tc));
 
+/*
+ * Sets cache's active_objs in /proc/slabinfo, as a kernel's refills and
+ * drains move objects between queues and slabs: a fake tree whose
+ * queue_stats move must move this too, or sleebd does not read them.
+ */
+void host_move_slabinfo(const char *cache, unsigned active);
+
 /* Sets cpu_queue_size as a write to the kernel would: sysfs and slabinfo. */
 void host_set_queue(const char *cache, unsigned q);
 

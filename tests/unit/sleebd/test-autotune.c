@@ -290,6 +290,24 @@ START_TEST(test_sample_delta)
 }
 END_TEST
 
+/*
+ * A group's copies add their rates: one read after ten intervals in which
+ * its slabinfo line stood still brings ten intervals' counts, which count
+ * as one interval's tenth, not as a burst ten times the load.
+ */
+START_TEST(test_sample_add_rates)
+{
+	struct sleeb_autotune_sample a = { .elapsed_usec = 100000, .refills = 50, .ops = 1000 };
+	struct sleeb_autotune_sample b = { .elapsed_usec = 1000000, .refills = 500, .drains = 30, .ops = 10000 };
+
+	sleeb_autotune_sample_add(&a, &b);
+	ck_assert_uint_eq(a.elapsed_usec, 100000);
+	ck_assert_uint_eq(a.refills, 100);
+	ck_assert_uint_eq(a.drains, 3);
+	ck_assert_uint_eq(a.ops, 2000);
+}
+END_TEST
+
 START_TEST(test_memory_short)
 {
 	char why[96];
@@ -365,6 +383,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_memory_short);
 	tcase_add_test(tc, test_psi_parse);
 	tcase_add_test(tc, test_keeps);
+	tcase_add_test(tc, test_sample_add_rates);
 }
 
 int main(void)

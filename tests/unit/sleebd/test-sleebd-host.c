@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -298,11 +299,11 @@ static uint64_t mono_usec(void)
  * sleebd opens it, the 4th time only after 400 ms, then writes
  * alloc_refill and fastpath_ops = the CLOCK_MONOTONIC microsecond it is
  * written at (the kernel's counters tick at a steady 1,000,000 a second,
- * whenever they are read) and appends "open_usec written_usec" to @times. It then waits
- * 120 ms before serving again, so each read sees one serve. With @steady
- * the counters stand still (a quiet cache) and no read is delayed.
+ * whenever they are read) after moving its slabinfo line, and appends
+ * "open_usec written_usec" to @times. It then waits 120 ms before
+ * serving again, so each read sees one serve.
  */
-static pid_t serve_queue_stats(const char *fifo, const char *times, bool steady)
+static pid_t serve_queue_stats(const char *fifo, const char *times)
 {
 	pid_t pid = fork();
 
@@ -316,14 +317,14 @@ static pid_t serve_queue_stats(const char *fifo, const char *times, bool steady)
 
 		if (fd < 0)
 			_exit(1);
-		if (k == 3 && !steady)
+		if (k == 3)
 			usleep(400000);
+		/* Counters that moved have moved the slabinfo line, as a
+		 * kernel's trips do, before they are read. */
+		host_move_slabinfo("kmalloc-64", 101 + (unsigned) k % 50);
 		now = mono_usec();
-		if (steady)
-			dprintf(fd, "alloc_refill 7\nfree_drain 7\nfastpath_ops 7\n");
-		else
-			dprintf(fd, "alloc_refill %llu\nfree_drain 0\nfastpath_ops %llu\n", (unsigned long long) now,
-				(unsigned long long) now);
+		dprintf(fd, "alloc_refill %llu\nfree_drain 0\nfastpath_ops %llu\n", (unsigned long long) now,
+			(unsigned long long) now);
 		close(fd);
 		t = fopen(times, "a");
 		if (!t)
@@ -338,7 +339,7 @@ static pid_t serve_queue_stats(const char *fifo, const char *times, bool steady)
 
 /* Replaces kmalloc-64/queue_stats with a FIFO served by
  * serve_queue_stats(); the serves are logged in <root>/serves. */
-static pid_t start_feeder(bool steady)
+static pid_t start_feeder(void)
 {
 	char fifo[256], times[256];
 
@@ -349,7 +350,7 @@ static pid_t start_feeder(bool steady)
 	/* sleebd-test takes the FIFO for the slow queue_stats it stands
 	 * in for; sleebd refuses anything but a regular file. */
 	setenv("SLEEB_TEST_ALLOW_FIFOS", "1", 1);
-	return serve_queue_stats(fifo, times, steady);
+	return serve_queue_stats(fifo, times);
 }
 
 /* Stops sleebd (it must exit 0) and the feeder; the serves' open and
@@ -392,7 +393,7 @@ START_TEST(test_autotune_rate_from_read_time)
 	/* Only the newest interval counts, so the logged rate is its own. */
 	writef("etc/sleeb/sleebd.conf", "[Daemon]\nInterval=200ms\nAutoTuneSmoothing=100\n");
 	writef("etc/sleeb/policy.d/10-auto.conf", "[Cache]\nMatch=kmalloc-64\nAutoTune=yes\nAutoTuneMin=16\nAutoTuneMax=240\n");
-	feeder = start_feeder(false);
+	feeder = start_feeder();
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
 	ck_assert_msg(wait_attr("kmalloc-64", "cpu_queue_size", 240), "never grew: queue %d",
 		      attr("kmalloc-64", "cpu_queue_size"));
@@ -422,39 +423,81 @@ START_TEST(test_autotune_rate_from_read_time)
 }
 END_TEST
 
-/*
- * A quiet auto-tuned cache, at its floor with counters that stand still,
- * is read every SLEEB_QUIET_READ_EVERY (4) intervals while its slabinfo
- * line does not move, and in the next interval once it does.
- */
-START_TEST(test_quiet_cache_read_sparsely)
+/* Watches a cache's sysfs directory for files opened (inotify IN_OPEN). */
+static int watch_opens(int in, const char *cache)
 {
-	struct fake_cache busy[3];
-	unsigned long long opened[128], written[128], changed;
-	int n, before = 0, soon = 0;
-	pid_t pid, feeder;
+	char dir[256];
+	int wd;
+
+	snprintf(dir, sizeof(dir), "%s/sys/kernel/slab/%s", root, cache);
+	wd = inotify_add_watch(in, dir, IN_OPEN);
+	ck_assert_int_ge(wd, 0);
+	return wd;
+}
+
+/* The opens seen since the last call, per watch (@wds[i] into @n[i]); the
+ * first file opened in each into @first[i]. */
+static void count_opens(int in, const int *wds, int *n, char (*first)[64], int nw)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t len;
+
+	for (int i = 0; i < nw; i++) {
+		n[i] = 0;
+		first[i][0] = '\0';
+	}
+	while ((len = read(in, buf, sizeof(buf))) > 0)
+		for (char *p = buf; p < buf + len;) {
+			const struct inotify_event *ev = (const struct inotify_event *) p;
+
+			for (int i = 0; i < nw; i++)
+				if (ev->wd == wds[i] && n[i]++ == 0)
+					snprintf(first[i], sizeof(first[i]), "%s", ev->len ? ev->name : "?");
+			p += sizeof(*ev) + ev->len;
+		}
+}
+
+/*
+ * An auto-tuned cache whose /proc/slabinfo line stands still costs no
+ * sysfs read: none of its files is opened, interval after interval,
+ * whether at its floor or above (both caches here are above it). Once its
+ * line moves it is read in the next interval; the cache beside it whose
+ * line did not move still is not.
+ */
+START_TEST(test_unchanged_cache_not_read)
+{
+	const char *names[2] = { "kmalloc-64", "dentry" };
+	char first[2][64];
+	int in, wds[2], n[2];
+	pid_t pid;
 
 	make_tree(true);
-	writef("etc/sleeb/policy.d/10-auto.conf", "[Cache]\nMatch=kmalloc-64\nAutoTune=yes\nAutoTuneMin=120\nAutoTuneMax=960\n");
-	feeder = start_feeder(true);
+	writef("etc/sleeb/policy.d/10-auto.conf", "[Cache]\nMatch=kmalloc-64 dentry\nAutoTune=yes\nAutoTuneMin=16\nAutoTuneMax=960\n");
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
-	usleep(2400000);        /* 24 intervals of 100 ms */
-	/* New work: more objects in use. */
-	memcpy(busy, caches, sizeof(busy));
-	busy[0].active = 150;
-	changed = mono_usec();
-	write_slabinfo(busy, 3, true);
+	for (int i = 0; i < 500 && !file_contains(logpath, "caches under policy"); i++)
+		usleep(10000);
+	ck_assert_msg(file_contains(logpath, "caches under policy"), "sleebd never applied its policy");
+	usleep(500000);         /* its first reads and decisions */
+	in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	ck_assert_int_ge(in, 0);
+	for (int i = 0; i < 2; i++)
+		wds[i] = watch_opens(in, names[i]);
+
+	usleep(1000000);        /* 10 intervals of 100 ms, nothing moves */
+	count_opens(in, wds, n, first, 2);
+	for (int i = 0; i < 2; i++)
+		ck_assert_msg(n[i] == 0, "%s: %d sysfs files opened (the first %s) in 10 intervals of a standing slabinfo line",
+			      names[i], n[i], first[i]);
+
+	host_move_slabinfo("kmalloc-64", 150);  /* new work: more objects in use */
 	usleep(500000);
-	n = stop_and_read_serves(pid, feeder, opened, written, 128);
-	for (int k = 0; k < n; k++) {
-		before += opened[k] < changed;
-		soon += opened[k] >= changed && opened[k] < changed + 300000;
-	}
-	/* Every interval would be 14-20 reads (the feeder pauses 120 ms);
-	 * every 4th, 6-7 and those of the first intervals. */
-	ck_assert_msg(before >= 3 && before <= 10, "%d reads of a quiet cache's queue_stats in 24 intervals", before);
-	ck_assert_msg(soon >= 1, "no read within 300 ms of its slabinfo line moving (%d reads in all, %d before)",
-		      n, before);
+	count_opens(in, wds, n, first, 2);
+	ck_assert_msg(n[0] >= 1, "kmalloc-64: not read within 5 intervals of its slabinfo line moving");
+	ck_assert_msg(strcmp(first[0], "queue_stats") == 0, "kmalloc-64: %s opened first, not queue_stats", first[0]);
+	ck_assert_msg(n[1] == 0, "dentry: %d sysfs files opened (the first %s) though only kmalloc-64's line moved",
+		      n[1], first[1]);
+	close(in);
+	host_stop(pid);
 }
 END_TEST
 
@@ -580,7 +623,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_rollback_no);
 	tcase_add_test(tc, test_autotune_one_step_no_quiet_shrink);
 	tcase_add_test(tc, test_autotune_rate_from_read_time);
-	tcase_add_test(tc, test_quiet_cache_read_sparsely);
+	tcase_add_test(tc, test_unchanged_cache_not_read);
 	tcase_add_test(tc, test_notify_and_watchdog);
 	tcase_add_test(tc, test_status_only_when_changed);
 }
