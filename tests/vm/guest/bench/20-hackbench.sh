@@ -15,8 +15,7 @@
 reps=$(sed -n 's/.*sleeb\.hackbench_reps=\([0-9]*\).*/\1/p' /proc/cmdline)
 loops=$(sed -n 's/.*sleeb\.hackbench_loops=\([0-9]*\).*/\1/p' /proc/cmdline)
 mem() {
-	read -r up _ </proc/uptime
-	echo "# BENCH at $1 $up"
+	mark "$1"
 	echo "# BENCH mem $1 $(awk '/^Slab:/ {s=$2} /^SUnreclaim:/ {u=$2} END {print s, u}' /proc/meminfo)"
 	# slabinfo 2.1: $2 active_objs, $3 num_objs, $6 pagesperslab, $15
 	# num_slabs; the guest is x86-64, 4 kB pages.
@@ -27,12 +26,22 @@ if ! command -v hackbench >/dev/null; then
 	echo "# hackbench not in the image"
 	exit 0
 fi
+flag_of() {
+	[ "$1" = thread ] && echo -T
+}
+if learning; then
+	for mode in process thread; do
+		mark "learn-hackbench-$mode-start"
+		hackbench $(flag_of $mode) -g 4 -f 10 -l "${loops:-100}" >/dev/null 2>&1
+		mark "learn-hackbench-$mode-end"
+	done
+fi
 for r in $(seq 1 "${reps:-3}"); do
 	for mode in process thread; do
-		flag=
-		[ $mode = thread ] && flag=-T
 		resize_start "hackbench-$mode"
-		t=$(hackbench $flag -g 4 -f 10 -l "${loops:-100}" 2>&1 | sed -n 's/^Time: *//p')
+		model-window start "hackbench-$mode"
+		t=$(hackbench $(flag_of $mode) -g 4 -f 10 -l "${loops:-100}" 2>&1 | sed -n 's/^Time: *//p')
+		model-window end "hackbench-$mode"
 		resize_stop
 		[ -n "$t" ] && echo "# BENCH hackbench $mode $r $t"
 	done

@@ -7,6 +7,11 @@
 #       rollback or other (from the reason it logged)
 #   "# BENCH sleebd cpu SECONDS UPTIME"  its user+system time, and the
 #       guest's uptime at the stop (how much of the guest it took)
+#   "# BENCH sleebd final CACHE QUEUE BATCH SHARED"  one per cache whose
+#       sizes differ from the kernel's before sleebd started (or that
+#       came after it), read right before the stop (which rolls them
+#       back): the sizes it ended with, which tools/bench.sh hands to the
+#       replay boot of the same round (16-replay-sizes.sh)
 . /tests/lib.sh
 . /tests/bench/sleebd.lib
 grep -q 'sleeb\.sleebd=1' /proc/cmdline || exit 0
@@ -17,6 +22,9 @@ if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
 	exit 1
 fi
 ok "sleebd ran until the end of the bench"
+queues /tmp/queues.final
+awk 'NR == FNR { before[$1] = $0; next }
+	!($1 in before) || before[$1] != $0 { print "# BENCH sleebd final", $0 }' /tmp/queues.before /tmp/queues.final
 # utime and stime, fields 14 and 15 of /proc/PID/stat, in USER_HZ (100);
 # the comm field (2) has no spaces here.
 cpu=$(awk '{printf "%.2f", ($14 + $15) / 100}' /proc/$pid/stat)
