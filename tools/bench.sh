@@ -235,7 +235,9 @@ run() { # run CLOCK CONFIG BOOT
 	extra=()
 	if [ "$cfg" = replay ]; then
 		mkdir -p "$log.sizes"
-		sed -n 's/^# BENCH sleebd final //p' "$out/runs/$clock-sleebd-$boot.log" >"$log.sizes/bench-replay-sizes"
+		# The guest's serial lines end in CR LF.
+		sed -n 's/\r$//; s/^# BENCH sleebd final //p' "$out/runs/$clock-sleebd-$boot.log" \
+			>"$log.sizes/bench-replay-sizes"
 		extra=(--extra "$log.sizes/bench-replay-sizes")
 		printf '(%s caches) ' "$(wc -l <"$log.sizes/bench-replay-sizes")"
 	fi

@@ -9,9 +9,17 @@
 # where a difference in Slab: comes from), and "# BENCH at PHASE UPTIME"
 # (the guest's clock at each probe, to place sleebd's decisions). The
 # config "resize" (sleeb.resize=1) resizes the hot caches during each run
-# (resize.lib: "# BENCH resize hackbench-MODE ...").
+# (resize.lib: "# BENCH resize hackbench-MODE ..."). Each measured run is
+# a model-clock window (model-window: hackbench in model cycles); with
+# sleeb.learn=1 one unmeasured run of each mode comes first, where sleebd
+# learns (run.lib); sleeb.workload_list= without hackbench skips it all.
 . /tests/lib.sh
 . /tests/bench/resize.lib
+. /tests/bench/run.lib
+if ! selected hackbench; then
+	ok "hackbench not in sleeb.workload_list # SKIP"
+	exit 0
+fi
 reps=$(sed -n 's/.*sleeb\.hackbench_reps=\([0-9]*\).*/\1/p' /proc/cmdline)
 loops=$(sed -n 's/.*sleeb\.hackbench_loops=\([0-9]*\).*/\1/p' /proc/cmdline)
 mem() {
