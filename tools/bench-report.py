@@ -1012,6 +1012,8 @@ def parse_args():
     ap.add_argument('outdir')
     ap.add_argument('--seconds', type=int, default=0)
     ap.add_argument('--quick', type=int, default=0)
+    ap.add_argument('--command', default='',
+                    help='the command line of the run, for results.md (tools/bench.sh passes its own)')
     ap.add_argument('--base', default='',
                     help='the kernel variant of the "base" config (tools/bench.sh --base)')
     return ap.parse_args()
@@ -1044,7 +1046,7 @@ def main():
                              'kernelversion'], capture_output=True, text=True).stdout.strip()
     meta = {
         'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
-        'command': 'tools/bench.sh' + (' --quick' if args.quick else '') +
+        'command': args.command or 'tools/bench.sh' + (' --quick' if args.quick else '') +
                    (f' --base {args.base}' if args.base else ''),
         'host': f'{platform.node()}: {os.cpu_count()} cpus, {platform.machine()}, '
                 f'{os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") >> 30} GiB',

@@ -84,6 +84,7 @@ set -euo pipefail
 # so an edit of this file during a run would otherwise run half of each.
 {
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+command="tools/bench.sh $*"
 build=$top/build quick=0 base= configs_opt= workloads_opt= boots_opt= mttcg_opt= cached=0
 usage="usage: tools/bench.sh [--quick] [--build-dir DIR] [--base VARIANT] [--configs CONFIG,...]
        [--workloads PART,...] [--boots N] [--mttcg-boots N] [--cached-kernels]"
@@ -269,7 +270,7 @@ for boot in $(seq 1 "$mttcg_boots"); do
 	done
 done
 python3 tools/bench-report.py "$out" --seconds $(( $(date +%s) - start )) --quick $quick \
-	${base:+--base "$base"}
+	${base:+--base "$base"} --command "$command"
 echo "bench: $out/results.md, $out/results.json"
 exit
 }
