@@ -612,6 +612,8 @@ def resize_table(records):
 def wall_table(flat, per_boot):
     """sleeb (and sheaves, when booted) against vanilla, with vanilla's own
     spread over its boots as the band of no measurable difference."""
+    if not flat:
+        return ['No wall-clock boots in this run (tools/bench.sh --mttcg-boots 0).']
     others = [c for c in ('sleeb', 'sheaves') if any(c in v for v in flat.values())]
     lines = ['| figure | vanilla | ' + ' | '.join(others) + ' | ' +
              ' | '.join(f'vanilla/{c}' for c in others) + ' | vanilla/vanilla band | ' +

@@ -70,6 +70,8 @@ def speed_rows(model, icount):
     rows = []
     for part in PARTS:
         unit, v = figure(model, icount, part)
+        if not v:
+            continue  # not run (tools/bench.sh --workloads)
         g = {c: gain(v, c) for c in COLS if c != 'vanilla'}
         share = g['sleebd'] / g['q480'] if g['sleebd'] is not None and g['q480'] and g['q480'] > 0 else None
         rshare = g['replay'] / g['q480'] if g['replay'] is not None and g['q480'] and g['q480'] > 0 else None
@@ -108,7 +110,9 @@ def targets(speed, mem):
     for r in speed:
         if r['v'].get('sleebd') is None:
             continue
-        if not r['q480_gains']:
+        if r['v'].get('q480') is None or r['v'].get('vanilla') is None:
+            out.append(f'- {r["part"]}: no q480 or vanilla figure in this run: no gain to compare')
+        elif not r['q480_gains']:
             out.append(f'- {r["part"]}: q480 does not gain here (vanilla/q480 - 1 = '
                        f'{pct(r["g"]["q480"])}): no gain to reach')
         elif r['share'] is not None:
