@@ -51,11 +51,16 @@ awk '$2 == "sleebd:" && (i = index($0, ": queue/batch/shared ")) > 0 {
 	cache = substr($0, 1, i - 1); sub(/^[^ ]* sleebd: /, "", cache); sub(/ \(.*$/, "", cache)
 	split(substr($0, i + 21), v, " ")
 	reason = substr($0, i + 21); sub(/^[^(]*\(/, "", reason)
+	# Auto-tuning names its action ("auto-tune: grow ...", "auto-tune:
+	# shrink ..."), whatever the reason (trips, memory short, the reaper,
+	# MaxQueuedMemory).
 	kind = "other"
 	if (reason ~ /^rollback/) kind = "rollback"
+	else if (reason ~ /^auto-tune: grow/) kind = "grow"
+	else if (reason ~ /^auto-tune: shrink/) kind = "shrink"
+	else if (reason ~ /policy/) kind = "policy"
 	else if (reason ~ /above/) kind = "grow"
 	else if (reason ~ /below/) kind = "shrink"
-	else if (reason ~ /policy/) kind = "policy"
 	if (v[2] == "->") print "# BENCH sleebd change", $1, cache, v[1], v[3], kind
 }' /tmp/sleebd.log
 grep -v ': queue/batch/shared ' /tmp/sleebd.log | sed 's/^/# sleebd: /'
