@@ -19,8 +19,13 @@ beside them).
 
 sleeb+sleebd (config "sleebd"): "# BENCH sleebd change UPTIME CACHE OLD NEW
 KIND" lines are the daemon's decisions, "# BENCH sleebd cpu SECONDS UPTIME"
-its cpu time, and "# BENCH at PHASE UPTIME" (every config) the guest's
+its cpu time, "# BENCH sleebd final CACHE QUEUE BATCH SHARED" the sizes
+it ended with, and "# BENCH at PHASE UPTIME" (every config) the guest's
 clock at each memory probe, which places each decision between two probes.
+The config "replay" boots with those sizes set ("# BENCH replay set CACHE
+Q B S", "# BENCH replay missing CACHE") and no daemon. hackbench's measured
+runs are model-clock windows too (model-window, ids 0xf03/0xf04): model
+cycles per run.
 
 The handoff sweep (sleeb_bench's h_handoff, h_handoff_node: cpu 0
 allocates N, another cpu frees them) also gets, per repetition, the sum of
@@ -42,6 +47,7 @@ import statistics
 import subprocess
 
 import bench_plot
+import bench_sleebd
 
 LINE = re.compile(r'^# BENCH (.*)$')
 RUN = re.compile(r'^(icount|mttcg)-(.+)-(\d+)\.log$')
@@ -51,6 +57,8 @@ MEASURE_WINDOW = 12
 # tests/vm/guest-bin/workload.c's windows: 0xf00 + the workload's mode.
 WORK_WINDOW = 0xf00
 WORK_MODES = ('files', 'fork', 'tcp')
+# tests/vm/guest-bin/model-window.c's windows around each hackbench run.
+HACKBENCH_WINDOW = {'process': 0xf03, 'thread': 0xf04}
 # The model clock's counters kept per operation (beside cycles).
 MC_EVENTS = ('insns', 'locked', 'l1_miss', 'llc_hit', 'xfer_node', 'xfer_remote', 'upgrades',
              'mem_local', 'mem_remote')
@@ -123,6 +131,28 @@ def work_model_records(base, works, model, problems):
     return out
 
 
+def hackbench_model_records(base, runs, model, problems):
+    """hackbench's windows (model-window around each measured run, one
+    id per mode, all runs of a mode summed by the plugin): model cycles
+    per run, all vCPUs; runs = {mode: how many the boot reported}."""
+    windows, _ = model
+    out = []
+    for mode, n in sorted(runs.items()):
+        wid = HACKBENCH_WINDOW[mode]
+        # Summed over measurements: hackbench runs between sleeb_bench's.
+        parts = [w for (i, _), w in windows.items() if i == wid]
+        if not parts:
+            problems.append(f'{base["config"]} boot {base["boot"]}: no model-clock window for hackbench {mode}')
+            continue
+        w = {}
+        for part in parts:
+            for e, v in part.items():
+                w[e] = w.get(e, 0) + v
+        out.append(model_record(base, w, n, wid, None, kind='hackbench', test='hackbench-' + mode,
+                                cache='-', n=0, rep=0, metric='cycles_per_run'))
+    return out
+
+
 def parse_runs(runs_dir, problems):
     records = []
     any_mc = any(n.endswith('.mc') for n in os.listdir(runs_dir))
@@ -132,7 +162,7 @@ def parse_runs(runs_dir, problems):
             continue
         clock, config, boot = m.group(1), m.group(2), int(m.group(3))
         base = {'clock': clock, 'config': config, 'boot': boot}
-        marks, works = [], []
+        marks, works, hack_runs = [], [], {}
         with open(os.path.join(runs_dir, name)) as f:
             for line in f:
                 lm = LINE.match(line.rstrip())
@@ -150,6 +180,8 @@ def parse_runs(runs_dir, problems):
                     records.append(dict(base, kind='hackbench', test='hackbench-' + w[1],
                                         cache='-', n=0, rep=int(w[2]), metric='seconds',
                                         value=float(w[3])))
+                    if w[1] in HACKBENCH_WINDOW:
+                        hack_runs[w[1]] = hack_runs.get(w[1], 0) + 1
                 elif w[0] == 'mem' and len(w) == 4:
                     for metric, v in (('Slab_kB', w[2]), ('SUnreclaim_kB', w[3])):
                         records.append(dict(base, kind='mem', test='mem-' + w[1], cache='-',
@@ -184,6 +216,14 @@ def parse_runs(runs_dir, problems):
                     records.append(dict(base, kind='sleebd', test='sleebd-change', cache=w[3],
                                         n=0, rep=0, metric=w[6], value=float(w[2]),
                                         old=w[4], new=w[5]))
+                elif w[0] == 'sleebd' and w[1] == 'final' and len(w) == 6:
+                    records.append(dict(base, kind='sleebd', test='sleebd-final', cache=w[2],
+                                        n=0, rep=0, metric='sizes', value=0,
+                                        sizes=' '.join(w[3:])))
+                elif w[0] == 'replay' and w[1] in ('set', 'missing'):
+                    records.append(dict(base, kind='replay', test='replay-' + w[1], cache=w[2],
+                                        n=0, rep=0, metric='sizes', value=0,
+                                        sizes=' '.join(w[3:])))
                 elif w[0] == 'sleebd' and w[1] == 'cpu' and len(w) == 4:
                     records.append(dict(base, kind='sleebd', test='sleebd-cpu', cache='-', n=0,
                                         rep=0, metric='cpu_seconds', value=float(w[2]),
@@ -205,6 +245,7 @@ def parse_runs(runs_dir, problems):
             model = parse_model(mc)
             records += model_records(base, marks, model, problems)
             records += work_model_records(base, works, model, problems)
+            records += hackbench_model_records(base, hack_runs, model, problems)
         elif marks and any_mc and clock == 'icount':
             problems.append(f'{config} boot {boot}: no model-clock report {os.path.basename(mc)}')
     return records
@@ -262,7 +303,7 @@ def group(records, clock):
     """{key: {config: [values]}} and {key: {config: {boot: [values]}}}."""
     flat, per_boot = {}, {}
     for r in records:
-        if r['clock'] != clock or r['kind'] in ('at', 'sleebd', 'resize'):
+        if r['clock'] != clock or r['kind'] in ('at', 'sleebd', 'resize', 'replay'):
             continue
         k = key(r)
         flat.setdefault(k, {}).setdefault(r['config'], []).append(r['value'])
@@ -571,6 +612,8 @@ def resize_table(records):
 def wall_table(flat, per_boot):
     """sleeb (and sheaves, when booted) against vanilla, with vanilla's own
     spread over its boots as the band of no measurable difference."""
+    if not flat:
+        return ['No wall-clock boots in this run (tools/bench.sh --mttcg-boots 0).']
     others = [c for c in ('sleeb', 'sheaves') if any(c in v for v in flat.values())]
     lines = ['| figure | vanilla | ' + ' | '.join(others) + ' | ' +
              ' | '.join(f'vanilla/{c}' for c in others) + ' | vanilla/vanilla band | ' +
@@ -971,6 +1014,8 @@ def parse_args():
     ap.add_argument('outdir')
     ap.add_argument('--seconds', type=int, default=0)
     ap.add_argument('--quick', type=int, default=0)
+    ap.add_argument('--command', default='',
+                    help='the command line of the run, for results.md (tools/bench.sh passes its own)')
     ap.add_argument('--base', default='',
                     help='the kernel variant of the "base" config (tools/bench.sh --base)')
     return ap.parse_args()
@@ -1003,7 +1048,7 @@ def main():
                              'kernelversion'], capture_output=True, text=True).stdout.strip()
     meta = {
         'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
-        'command': 'tools/bench.sh' + (' --quick' if args.quick else '') +
+        'command': args.command or 'tools/bench.sh' + (' --quick' if args.quick else '') +
                    (f' --base {args.base}' if args.base else ''),
         'host': f'{platform.node()}: {os.cpu_count()} cpus, {platform.machine()}, '
                 f'{os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") >> 30} GiB',
@@ -1021,7 +1066,8 @@ def main():
     icount, icount_boot = group(records, 'icount')
     model, model_boot = group(records, 'model')
     mttcg, mttcg_boot = group(records, 'mttcg')
-    order = ['vanilla', 'sheaves', 'sleeb', 'base', 'sleeb-off', 'sleebd', 'resize', 'q16', 'q480']
+    order = ['vanilla', 'sheaves', 'sleeb', 'base', 'sleeb-off', 'sleebd', 'replay', 'resize', 'q16',
+             'q480']
     configs = sorted({r['config'] for r in records if r['clock'] == 'icount'},
                      key=lambda c: order.index(c) if c in order else len(order))
     md = ['# SLEEB benchmark results', '',
@@ -1103,6 +1149,19 @@ def main():
             t = ab_table(flat, per_boot, digits)
             if t:
                 md += [f'### {title}', ''] + t + ['']
+    t = bench_sleebd.tables(model, icount, configs)
+    if t:
+        md += ['', '## sleebd against q480, sleeb and replay (issue 31)', '',
+               'Per part, vanilla/config (above 1, faster) and each config\'s median: '
+               'model cycles per hackbench run or workload operation (all vCPUs) where '
+               'the model clock ran. `sleebd`: the shipped sleebd.conf and policies, its '
+               'time constants scaled by one factor (tests/vm/guest/bench/sleebd-bench.conf), '
+               'each part run twice and the second run measured (the first is where it '
+               'learns); `replay`: the sizes that sleebd boot ended with, set once at the '
+               'point where sleebd started, no daemon, the same two runs. "gain": '
+               'vanilla/config - 1; "sleebd vs sleeb": sleeb/sleebd - 1 (below 0, slower '
+               'than the default queues); "daemon cost": sleebd/replay - 1 in the figure\'s '
+               'unit (above 0, what the daemon\'s own work and its timing cost).', ''] + t
     t = resize_table(records)
     if t:
         md += ['', '## Resizes under load (issue 30)', '',

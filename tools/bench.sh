@@ -5,6 +5,8 @@
 # sheaves (Linux 7.x), in one run, same guest setup:
 #
 #   tools/bench.sh [--quick] [--build-dir DIR] [--base VARIANT]
+#                  [--configs CONFIG,...] [--workloads PART,...]
+#                  [--boots N] [--mttcg-boots N] [--cached-kernels]
 #
 # Boots, alternating (A B C A B C ...), these configurations:
 #   vanilla    the vanilla kernel
@@ -20,8 +22,18 @@
 #   sleebd     sleeb+sleebd: the sleeb kernel with sleebd (DIR's build)
 #              started after the micro benchmarks and running the shipped
 #              policies through hackbench, the profile and the workloads,
-#              its time constants scaled to the icount clock
-#              (tests/vm/guest/bench/sleebd-bench.conf); icount boots only
+#              its time constants scaled to the icount clock by one factor
+#              (tests/vm/guest/bench/sleebd-bench.conf); each part (each
+#              hackbench mode, each workload) runs twice, the first run
+#              unmeasured, where the daemon learns (sleeb.learn=1,
+#              tests/vm/guest/bench/run.lib); icount boots only
+#   replay     the sleeb kernel with the sizes the sleebd boot of the same
+#              round ended with, set once where that boot started the
+#              daemon (tests/vm/guest/bench/16-replay-sizes.sh), no daemon,
+#              the same two runs of each part: the daemon's decisions
+#              without its cost. It boots right after sleebd in each round
+#              and needs it (--configs with replay but not sleebd is
+#              refused); icount boots only
 #   resize     the sleeb kernel, default queues, with the hot caches
 #              resized every 100 ms of guest time (between their sizes and
 #              double them, tests/vm/guest/bench/resize.lib) during each
@@ -58,55 +70,62 @@
 #
 # Writes DIR/bench/results.json (every figure) and DIR/bench/results.md
 # (ratios vanilla/SLEEB, > 1 = SLEEB faster). --quick: fewer boots and
-# sizes, for development.
+# sizes, for development. A reduced run: --configs (icount configs, in
+# this order, from the list above; the wall-clock boots keep those of
+# vanilla, sleeb and sheaves it names), --workloads (of hackbench, files,
+# fork, tcp; the others are not run), --boots (icount boots per config;
+# the sweeps q16/q480 at most 2, or 1 with --quick) and --mttcg-boots
+# (wall-clock boots, 0 for none). --cached-kernels boots the kernels in
+# the cache as they are, without kernel/build.sh: for a run beside a
+# rebuild of that cache (which bench.sh must not join), DIR/bench/kernels
+# records each one's build stamp.
 set -euo pipefail
 # One block, read whole before it runs: bash reads a script as it goes,
 # so an edit of this file during a run would otherwise run half of each.
 {
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=$top/build quick=0 base=
-usage="usage: tools/bench.sh [--quick] [--build-dir DIR] [--base VARIANT]"
+command="tools/bench.sh $*"
+build=$top/build quick=0 base= configs_opt= workloads_opt= boots_opt= mttcg_opt= cached=0
+usage="usage: tools/bench.sh [--quick] [--build-dir DIR] [--base VARIANT] [--configs CONFIG,...]
+       [--workloads PART,...] [--boots N] [--mttcg-boots N] [--cached-kernels]"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
 	--build-dir) build=$(cd "$2" && pwd); shift ;;
 	--base) base=${2:?$usage}; shift ;;
+	--configs) configs_opt=${2:?$usage}; shift ;;
+	--workloads) workloads_opt=${2:?$usage}; shift ;;
+	--boots) boots_opt=${2:?$usage}; shift ;;
+	--mttcg-boots) mttcg_opt=${2:?$usage}; shift ;;
+	--cached-kernels) cached=1 ;;
 	*) echo "$usage" >&2; exit 2 ;;
 	esac
 	shift
 done
+die() { echo "tools/bench.sh: $*" >&2; exit 2; }
+for n in "$boots_opt" "$mttcg_opt"; do
+	case "$n" in
+	'' | [0-9] | [0-9][0-9]) ;;
+	*) die "--boots and --mttcg-boots take a number of boots, not '$n'" ;;
+	esac
+done
+[ "$boots_opt" != 0 ] || die "--boots takes 1 or more"
+for p in ${workloads_opt//,/ }; do
+	case "$p" in
+	hackbench | files | fork | tcp) ;;
+	*) die "--workloads takes hackbench, files, fork and tcp, not '$p'" ;;
+	esac
+done
 case "$base" in
 '' | sleeb-upto-[1-9] | sleeb-upto-[1-9][0-9]) ;;
-*) echo "tools/bench.sh: --base takes sleeb-upto-N (the first N patches of kernel/series), not '$base'" >&2
-	exit 2 ;;
+*) die "--base takes sleeb-upto-N (the first N patches of kernel/series), not '$base'" ;;
 esac
-out=$build/bench
-cd "$top"
-tools/install-deps.sh
-kernel/build.sh vanilla sleeb sheaves ${base:+"$base"}
-[ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
-# Under `meson compile bench` the plugin is a dependency, built already
-# (and a nested build of the same directory is not safe).
-[ -n "${MESON_BUILD_ROOT:-}" ] || meson compile -C "$build" >/dev/null
-rm -rf "$out"
-mkdir -p "$out/runs" "$out/kernels"
-for v in vanilla sleeb sheaves $base; do
-	cp -a "$(kernel/build.sh --out "$v")" "$out/kernels/$v"
-done
-so=$build/model-clock/model-clock.so
-if [ -f "$so" ]; then
-	echo "bench: icount boots carry the model clock ($so)"
-else
-	so=
-	echo "bench: no model clock ($build/model-clock/model-clock.so not built:" \
-		"tools/qemu-plugin-api.sh --fetch, then meson setup --reconfigure)"
-fi
-
 declare -A append=(
 	[vanilla]="" [sleeb]="" [sleeb-off]="slub_queues=off"
 	[q16]="slub_queue_size=16 slub_queue_batch=8 slub_shared_queue_size=64"
 	[q480]="slub_queue_size=480 slub_queue_batch=240 slub_shared_queue_size=1920"
-	[sleebd]="sleeb.sleebd=1" [resize]="sleeb.resize=1" [base]=""
+	[sleebd]="sleeb.sleebd=1 sleeb.learn=1" [replay]="sleeb.replay=1 sleeb.learn=1"
+	[resize]="sleeb.resize=1" [base]=""
 	# 7.3's boot-time check that the timer reaches the IO-APIC panicked in
 	# the first multi-threaded TCG boot on a loaded host ("IO-APIC + timer
 	# doesn't work!"); skipping it changes nothing measured.
@@ -124,12 +143,12 @@ if [ $quick = 1 ]; then
 	icount_boots=2 sweep_boots=1 mttcg_boots=1 micro="sleeb.bench_reps=1 sleeb.bench_quick=1"
 	hack="sleeb.hackbench_reps=1 sleeb.hackbench_loops=20"
 	work="sleeb.workloads=1 sleeb.workload_iters=200"
-	icount_configs=(vanilla sleeb sheaves sleeb-off sleebd)
+	icount_configs=(vanilla sleeb sheaves sleeb-off sleebd replay)
 else
 	icount_boots=3 sweep_boots=2 mttcg_boots=10 micro="sleeb.bench_reps=5 sleeb.bench_quick=0"
 	hack="sleeb.hackbench_reps=3 sleeb.hackbench_loops=50"
 	work="sleeb.workloads=1 sleeb.workload_iters=1000"
-	icount_configs=(vanilla sleeb sheaves sleeb-off sleebd resize q16 q480)
+	icount_configs=(vanilla sleeb sheaves sleeb-off sleebd replay resize q16 q480)
 fi
 # A full run's sleeb_bench prints about 1500 lines (the handoff sweep's
 # among them) before bench/10-micro.sh reads dmesg: more than the guest's
@@ -138,6 +157,60 @@ micro="$micro log_buf_len=1M"
 mttcg_configs=(vanilla sleeb sheaves)
 # The base kernel boots right after sleeb in each round, under the same clock.
 [ -z "$base" ] || icount_configs=(vanilla sleeb base "${icount_configs[@]:2}")
+if [ -n "$configs_opt" ]; then
+	icount_configs=() mttcg_keep=()
+	for c in ${configs_opt//,/ }; do
+		[ -n "${append[$c]+set}" ] || die "--configs: no config '$c' (${!append[*]})"
+		[ "$c" != base ] || [ -n "$base" ] || die "--configs: base needs --base VARIANT"
+		icount_configs+=("$c")
+		[[ " ${mttcg_configs[*]} " != *" $c "* ]] || mttcg_keep+=("$c")
+	done
+	mttcg_configs=(${mttcg_keep[@]+"${mttcg_keep[@]}"})
+fi
+# replay sets the sizes its round's sleebd boot ended with: right after it.
+if [[ " ${icount_configs[*]} " == *" replay "* ]]; then
+	[[ " ${icount_configs[*]} " == *" sleebd "* ]] || die "--configs: replay needs sleebd (it replays its sizes)"
+	ordered=()
+	for c in "${icount_configs[@]}"; do
+		[ "$c" = replay ] || ordered+=("$c")
+		[ "$c" != sleebd ] || ordered+=(replay)
+	done
+	icount_configs=("${ordered[@]}")
+fi
+[ -z "$boots_opt" ] || icount_boots=$boots_opt
+[ -z "$boots_opt" ] || [ "$boots_opt" -ge "$sweep_boots" ] || sweep_boots=$boots_opt
+[ -z "$mttcg_opt" ] || mttcg_boots=$mttcg_opt
+[ -z "$workloads_opt" ] || work="$work sleeb.workload_list=$workloads_opt"
+# The kernels the chosen configs boot.
+variants=()
+for c in "${icount_configs[@]}" "${mttcg_configs[@]}"; do
+	v=$(variant_of "$c")
+	[[ " ${variants[*]} " == *" $v "* ]] || variants+=("$v")
+done
+
+out=$build/bench
+cd "$top"
+tools/install-deps.sh
+[ $cached = 1 ] || kernel/build.sh "${variants[@]}"
+[ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
+# Under `meson compile bench` the plugin is a dependency, built already
+# (and a nested build of the same directory is not safe).
+[ -n "${MESON_BUILD_ROOT:-}" ] || meson compile -C "$build" >/dev/null
+rm -rf "$out"
+mkdir -p "$out/runs" "$out/kernels"
+for v in "${variants[@]}"; do
+	cp -a "$(kernel/build.sh --out "$v")" "$out/kernels/$v"
+	[ -f "$out/kernels/$v/bzImage" ] || die "no kernel $v in the cache ($(kernel/build.sh --out "$v"))"
+	[ $cached = 0 ] || echo "bench: kernel $v as cached, build stamp $(cat "$out/kernels/$v/.stamp" 2>/dev/null || echo none)"
+done
+so=$build/model-clock/model-clock.so
+if [ -f "$so" ]; then
+	echo "bench: icount boots carry the model clock ($so)"
+else
+	so=
+	echo "bench: no model clock ($build/model-clock/model-clock.so not built:" \
+		"tools/qemu-plugin-api.sh --fetch, then meson setup --reconfigure)"
+fi
 
 run() { # run CLOCK CONFIG BOOT
 	local clock=$1 cfg=$2 boot=$3 variant log t0 mc=() windows=''
@@ -158,16 +231,28 @@ run() { # run CLOCK CONFIG BOOT
 	# The model clock rides on the icount boots; --seed BOOT: the same
 	# guest randomness for every config in boot BOOT.
 	[ "$clock" = icount ] && [ -n "$so" ] && mc=(--plugin "$so,out=$log.mc" --seed "$boot")
+	# replay: the sizes of this round's sleebd boot, into the image
+	# (--extra puts a file in /usr/bin: 16-replay-sizes.sh reads it there).
+	extra=()
+	if [ "$cfg" = replay ]; then
+		mkdir -p "$log.sizes"
+		# The guest's serial lines end in CR LF.
+		sed -n 's/\r$//; s/^# BENCH sleebd final //p' "$out/runs/$clock-sleebd-$boot.log" \
+			>"$log.sizes/bench-replay-sizes"
+		extra=(--extra "$log.sizes/bench-replay-sizes")
+		printf '(%s caches) ' "$(wc -l <"$log.sizes/bench-replay-sizes")"
+	fi
 	t0=$(date +%s)
 	SLEEB_QEMU_CLOCK=$clock flock /tmp/sleeb-guest.lock tests/vm/harness.sh bench "$variant" \
 		--build-dir "$build" --kernel-out "$out/kernels/$variant" \
-		--extra /usr/bin/hackbench --timeout 1200 ${mc[@]+"${mc[@]}"} \
+		--extra /usr/bin/hackbench ${extra[@]+"${extra[@]}"} --timeout 1200 ${mc[@]+"${mc[@]}"} \
 		--append "${append[$cfg]} $micro $hack $profile" >"$log.tap" 2>&1 || true
 	cp "$build/vm-logs/bench-$variant/tap.log" "$log.log"
 	[ ${#mc[@]} = 0 ] || windows=", $(grep -c "^model-clock window" "$log.mc" 2>/dev/null || true) window lines"
 	grep -q '^ok .*kernel log free of splats' "$log.tap" && grep -q 'ran suite bench to the end' "$log.tap" &&
 		{ [ "$cfg" != sleebd ] || grep -q '^ok .*sleebd stopped on SIGTERM with status 0' "$log.tap"; } &&
 		{ [ "$cfg" != resize ] || ! grep -q '^not ok .*resize' "$log.tap"; } &&
+		{ [ "$cfg" != replay ] || grep -q '^ok .*replay: every size' "$log.tap"; } &&
 		echo "done in $(( $(date +%s) - t0 )) s ($(grep -c 'BENCH micro' "$log.log") figures$windows)" ||
 		{ echo "FAILED (see $log.tap)"; exit 1; }
 }
@@ -185,7 +270,7 @@ for boot in $(seq 1 "$mttcg_boots"); do
 	done
 done
 python3 tools/bench-report.py "$out" --seconds $(( $(date +%s) - start )) --quick $quick \
-	${base:+--base "$base"}
+	${base:+--base "$base"} --command "$command"
 echo "bench: $out/results.md, $out/results.json"
 exit
 }

@@ -9,14 +9,21 @@
 # where a difference in Slab: comes from), and "# BENCH at PHASE UPTIME"
 # (the guest's clock at each probe, to place sleebd's decisions). The
 # config "resize" (sleeb.resize=1) resizes the hot caches during each run
-# (resize.lib: "# BENCH resize hackbench-MODE ...").
+# (resize.lib: "# BENCH resize hackbench-MODE ..."). Each measured run is
+# a model-clock window (model-window: hackbench in model cycles); with
+# sleeb.learn=1 one unmeasured run of each mode comes first, where sleebd
+# learns (run.lib); sleeb.workload_list= without hackbench skips it all.
 . /tests/lib.sh
 . /tests/bench/resize.lib
+. /tests/bench/run.lib
+if ! selected hackbench; then
+	ok "hackbench not in sleeb.workload_list # SKIP"
+	exit 0
+fi
 reps=$(sed -n 's/.*sleeb\.hackbench_reps=\([0-9]*\).*/\1/p' /proc/cmdline)
 loops=$(sed -n 's/.*sleeb\.hackbench_loops=\([0-9]*\).*/\1/p' /proc/cmdline)
 mem() {
-	read -r up _ </proc/uptime
-	echo "# BENCH at $1 $up"
+	mark "$1"
 	echo "# BENCH mem $1 $(awk '/^Slab:/ {s=$2} /^SUnreclaim:/ {u=$2} END {print s, u}' /proc/meminfo)"
 	# slabinfo 2.1: $2 active_objs, $3 num_objs, $6 pagesperslab, $15
 	# num_slabs; the guest is x86-64, 4 kB pages.
@@ -27,12 +34,22 @@ if ! command -v hackbench >/dev/null; then
 	echo "# hackbench not in the image"
 	exit 0
 fi
+flag_of() {
+	[ "$1" = thread ] && echo -T
+}
+if learning; then
+	for mode in process thread; do
+		mark "learn-hackbench-$mode-start"
+		hackbench $(flag_of $mode) -g 4 -f 10 -l "${loops:-100}" >/dev/null 2>&1
+		mark "learn-hackbench-$mode-end"
+	done
+fi
 for r in $(seq 1 "${reps:-3}"); do
 	for mode in process thread; do
-		flag=
-		[ $mode = thread ] && flag=-T
 		resize_start "hackbench-$mode"
-		t=$(hackbench $flag -g 4 -f 10 -l "${loops:-100}" 2>&1 | sed -n 's/^Time: *//p')
+		model-window start "hackbench-$mode"
+		t=$(hackbench $(flag_of $mode) -g 4 -f 10 -l "${loops:-100}" 2>&1 | sed -n 's/^Time: *//p')
+		model-window end "hackbench-$mode"
 		resize_stop
 		[ -n "$t" ] && echo "# BENCH hackbench $mode $r $t"
 	done

@@ -16,9 +16,14 @@
 # traffic (kmalloc-cg-4k, filp, ...) to the counts. The config "resize"
 # (sleeb.resize=1) resizes the hot caches while each workload runs
 # (resize.lib: "# BENCH resize work-NAME ..."), and its resizes, which
-# queue_stats counts too, are in the wprof deltas.
+# queue_stats counts too, are in the wprof deltas. With sleeb.learn=1
+# each workload runs once unmeasured first (workload --unmeasured: no
+# model-clock window, nothing reported but "# BENCH at
+# learn-work-NAME-start/-end"), where sleebd learns; sleeb.workload_list=
+# picks the workloads (run.lib).
 . /tests/lib.sh
 . /tests/bench/resize.lib
+. /tests/bench/run.lib
 grep -q 'sleeb\.workloads=1' /proc/cmdline || exit 0
 iters=$(sed -n 's/.*sleeb\.workload_iters=\([0-9]*\).*/\1/p' /proc/cmdline)
 iters=${iters:-2000}
@@ -26,8 +31,7 @@ cpus=$(grep -c ^processor /proc/cpuinfo)
 # The initramfs guest brings up no network: tcp needs loopback.
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 mem() {
-	read -r up _ </proc/uptime
-	echo "# BENCH at $1 $up"
+	mark "$1"
 	echo "# BENCH mem $1 $(awk '/^Slab:/ {s=$2} /^SUnreclaim:/ {u=$2} END {print s, u}' /proc/meminfo)"
 }
 # Every cache's counters once, under /proc/slabinfo's name for it (a
@@ -39,13 +43,19 @@ qstats() {
 profile=
 queues_on && profile=1
 for w in files fork tcp; do
-	[ -z "$profile" ] || qstats >/tmp/wprof.before
+	selected $w || continue
 	n=$iters
 	[ $w = fork ] && n=$((iters / 10))
 	threads=$cpus
 	[ $w = tcp ] && threads=$((cpus / 2 * 2))
-	read -r up _ </proc/uptime
-	echo "# BENCH at work-$w-start $up"
+	if learning; then
+		mark "learn-work-$w-start"
+		out=$(cd /tmp && workload --unmeasured $w "$threads" "$n" 2>&1) ||
+			not_ok "workload $w, learning run: $out"
+		mark "learn-work-$w-end"
+	fi
+	[ -z "$profile" ] || qstats >/tmp/wprof.before
+	mark "work-$w-start"
 	resize_start "work-$w"
 	out=$(cd /tmp && workload $w "$threads" "$n" 2>&1)
 	resize_stop
