@@ -155,14 +155,16 @@ static void keep(struct sleeb_autotune_cache *c)
 	c->next = c->cur;
 }
 
-/* A change; the averages restart, since they described the old size. */
+/* A change; the averages restart, since they described the old size.
+ * What the last grow chose stays (sleeb_autotune_decide() records a
+ * grow's final size, after the budget had its say). */
 static void change(struct sleeb_autotune_cache *c, uint32_t queue)
 {
 	uint32_t q = c->cur.v[SLEEB_TUNABLE_QUEUE];
 
 	c->action = queue > q ? SLEEB_AUTOTUNE_GROW : SLEEB_AUTOTUNE_SHRINK;
 	sleeb_autotune_scale(&c->cur, queue, &c->next);
-	c->state = (struct sleeb_autotune_state) { 0 };
+	c->state = (struct sleeb_autotune_state) { .grown_to = c->state.grown_to };
 }
 
 static void smooth(double *avg, double now, double w, bool primed)
@@ -257,18 +259,45 @@ static void decide_one(const struct sleeb_autotune_params *p, struct sleeb_autot
 		return;
 	}
 	if (reap_share >= p->reap_shrink) {
-		double w = q * (1 - reap_share);
+		/* What the reaper's share asks for, at most one halving, and
+		 * never below what the grow rule wants for the ratio now, nor
+		 * below the last grow's choice: else the next burst grows it
+		 * back, and the two rules take turns (autotune.h). */
+		double w = q * (1 - reap_share), need = q * ratio / p->target_ratio;
+		uint32_t grown = c->state.grown_to;
 
+		if (w < q / 2.0)
+			w = q / 2.0;
+		if (w < need)
+			w = need;
+		if (w < grown)
+			w = grown;
 		if (q <= c->min) {
 			say(c, "at AutoTuneMin=%u, the reaper returns %.0f%% of what refills bring in", c->min,
 			    reap_share * 100);
 			return;
 		}
-		want = clamp_queue(w < q / 2.0 ? q / 2.0 : w, c->min, c->max);
+		want = clamp_queue(w, c->min, c->max);
+		if (want < q && (uint64_t) want * SLEEB_AUTOTUNE_MIN_STEP_NUM > (uint64_t) q * SLEEB_AUTOTUNE_MIN_STEP_DEN &&
+		    want > c->min) {
+			say(c, "the reaper returns %.0f%% of what refills bring in: %u would be within a quarter of %u",
+			    reap_share * 100, want, q);
+			return;
+		}
 		if (want < q) {
 			change(c, want);
 			say(c, "the reaper returns %.0f%% of what refills bring in (AutoTuneReapShrink=%.0f%%)",
 			    reap_share * 100, p->reap_shrink * 100);
+			return;
+		}
+		if (ratio <= p->target_ratio) {
+			if (grown >= q && need < q)
+				say(c, "the reaper returns %.0f%% of what refills bring in, but the last grow "
+				    "chose %u", reap_share * 100, grown);
+			else
+				say(c, "the reaper returns %.0f%% of what refills bring in, but a smaller queue "
+				    "would miss the target %.1f trips per 1000 operations (%.1f now)",
+				    reap_share * 100, p->target_ratio * 1000, ratio * 1000);
 			return;
 		}
 	}
@@ -441,6 +470,11 @@ void sleeb_autotune_decide(const struct sleeb_autotune_params *p, struct sleeb_a
 			if (caches[i].group == i && caches[i].action == SLEEB_AUTOTUNE_GROW)
 				fit_grow(p, caches, n, i, &total);
 	}
+
+	/* What a grow chose, budget cuts included: the reaper's floor. */
+	for (size_t i = 0; i < n; i++)
+		if (caches[i].group == i && caches[i].action == SLEEB_AUTOTUNE_GROW)
+			caches[i].state.grown_to = caches[i].next.v[SLEEB_TUNABLE_QUEUE];
 
 	/* Every member takes its leader's decision. */
 	for (size_t i = 0; i < n; i++) {

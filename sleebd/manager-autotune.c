@@ -65,7 +65,7 @@ static void apply_to_unread_members(Manager *m, const struct sleeb_autotune_cach
 		if (tunables_equal(&next, &c->cur))
 			continue;
 		c->target = next;
-		c->at = (struct sleeb_autotune_state) { 0 };
+		c->at = lead->state;     /* restarted averages, the group's floor */
 		(void) cache_write(m, c, &next,
 				   lead->action == SLEEB_AUTOTUNE_GROW ? DECISION_AUTOTUNE_GROW : DECISION_AUTOTUNE_SHRINK,
 				   lead->reason);

@@ -48,7 +48,14 @@
  *   - when the reaper keeps returning most of what refills brought in
  *     (reap_drained against alloc_refill x batch, smoothed, at
  *     AutoTuneReapShrink=% or more while the cache is busy enough to be
- *     worth a change): the queue is bigger than the load uses.
+ *     worth a change): the queue is bigger than the load uses. Two
+ *     limits keep this shrink and the grow from undoing each other (a
+ *     bursty load fills a grown queue, then the reaper takes back what
+ *     the burst left, and it would be halved and grown again at every
+ *     burst): it never goes below the size the grow rule would pick
+ *     for the ratio measured now (so at or above the target ratio it
+ *     does not shrink at all), nor below the size the cache's last
+ *     grow chose, which a burst has shown it needs.
  * Growth never crosses AutoTuneMax or 7/8 of the budget (a grow that
  * does not fit is cut to what fits; the last eighth is the hysteresis
  * that keeps a grow and a budget shrink from following each other);
@@ -184,6 +191,9 @@ struct sleeb_autotune_state {
 	double ops;             /* operations per second */
 	double refilled;        /* objects refills brought in, per second */
 	double reaped;          /* objects the reaper gave back, per second */
+	uint32_t grown_to;      /* the queue size the last grow chose, 0 if none: the
+				 * reaper's share does not shrink it below that (a
+				 * change restarts the averages, not this) */
 };
 
 enum sleeb_autotune_action {

@@ -207,7 +207,7 @@ static void replay_file(const char *name, bool grouped, struct replay *r)
 
 static const char *const sequences[] = {
 	"burst-kmalloc-64.seq", "rnd-group.seq", "quiet-after-grow.seq", "memory-short.seq",
-	"reaper.seq", "budget.seq", "few-trips.seq", "workloads.seq",
+	"reaper.seq", "budget.seq", "few-trips.seq", "workloads.seq", "reap-after-grow.seq", "reap-bound.seq",
 };
 
 START_TEST(test_sequence)
