@@ -19,7 +19,8 @@ beside them).
 
 sleeb+sleebd (config "sleebd"): "# BENCH sleebd change UPTIME CACHE OLD NEW
 KIND" lines are the daemon's decisions, "# BENCH sleebd cpu SECONDS UPTIME"
-its cpu time, "# BENCH sleebd final CACHE QUEUE BATCH SHARED" the sizes
+its cpu time, "# BENCH sleebd share SECONDS LIFE CPUS" the same against the
+guest seconds it ran and the guest's cpus, "# BENCH sleebd final CACHE QUEUE BATCH SHARED" the sizes
 it ended with, and "# BENCH at PHASE UPTIME" (every config) the guest's
 clock at each memory probe, which places each decision between two probes.
 The config "replay" boots with those sizes set ("# BENCH replay set CACHE
@@ -228,6 +229,10 @@ def parse_runs(runs_dir, problems):
                     records.append(dict(base, kind='sleebd', test='sleebd-cpu', cache='-', n=0,
                                         rep=0, metric='cpu_seconds', value=float(w[2]),
                                         uptime=float(w[3])))
+                elif w[0] == 'sleebd' and w[1] == 'share' and len(w) == 5:
+                    records.append(dict(base, kind='sleebd', test='sleebd-share', cache='-', n=0,
+                                        rep=0, metric='cpu_seconds', value=float(w[2]),
+                                        life=float(w[3]), cpus=int(w[4])))
                 elif w[0] == 'held' and len(w) == 9:
                     # tests/vm/guest/scale/20-work.sh: a cache's active
                     # objects before and after draining it; the queue sizes.
@@ -744,7 +749,7 @@ def sleebd_decisions(records, config='sleebd'):
     kind and change of queue/batch/shared, caches how many caches it was
     taken for and families their names (cache_family); summary: per boot the decisions by
     kind and the daemon's cpu time against the guest's uptime."""
-    marks, changes, cpu = {}, [], {}
+    marks, changes, cpu, share = {}, [], {}, {}
     for r in records:
         if r['config'] != config or r['clock'] != 'icount':
             continue
@@ -755,6 +760,8 @@ def sleebd_decisions(records, config='sleebd'):
             changes.append(r)
         elif r['kind'] == 'sleebd' and r['test'] == 'sleebd-cpu':
             cpu[b] = (r['value'], r['uptime'])
+        elif r['kind'] == 'sleebd' and r['test'] == 'sleebd-share':
+            share[b] = (r['value'], r['life'] * r['cpus'])
     rows = {}
     for r in changes:
         e = rows.setdefault((r['metric'], r['old'], r['new']), [0, set(), set(), set(), set()])
@@ -765,9 +772,9 @@ def sleebd_decisions(records, config='sleebd'):
         e[3].add(phase_of(sorted(marks.get(r['boot'], [])), r['value']))
     kinds = ('policy', 'grow', 'shrink', 'rollback', 'other')
     summary = {}
-    for b in sorted({r['boot'] for r in changes} | set(cpu)):
+    for b in sorted({r['boot'] for r in changes} | set(cpu) | set(share)):
         by = {k: sum(1 for r in changes if r['boot'] == b and r['metric'] == k) for k in kinds}
-        summary[b] = dict(by, cpu=cpu.get(b))
+        summary[b] = dict(by, cpu=cpu.get(b), share=share.get(b))
     order = {k: i for i, k in enumerate(kinds)}
 
     def qsize(v):
@@ -779,17 +786,19 @@ def sleebd_decisions(records, config='sleebd'):
     return out, summary
 
 
-def sleebd_table(records):
-    rows, summary = sleebd_decisions(records)
+def sleebd_table(records, config='sleebd'):
+    rows, summary = sleebd_decisions(records, config)
     if not rows and not summary:
         return []
-    lines = ['| boot | policy | grow | shrink | rollback | other | sleebd cpu s / guest uptime s |',
-             '|---|---|---|---|---|---|---|']
+    lines = ['| boot | policy | grow | shrink | rollback | other | sleebd cpu s / guest uptime s '
+             '| of the guest\'s cpu time while it ran |',
+             '|---|---|---|---|---|---|---|---|']
     for b, s in summary.items():
-        c = s['cpu']
+        c, sh = s['cpu'], s['share']
         cpu = f'{c[0]:.2f} / {c[1]:.1f} ({c[0] / c[1] * 100:.1f}%)' if c and c[1] else '-'
+        of = f'{sh[0] / sh[1] * 100:.2f}%' if sh and sh[1] else '-'
         lines.append(f'| {b} | {s["policy"]} | {s["grow"]} | {s["shrink"]} | {s["rollback"]} '
-                     f'| {s["other"]} | {cpu} |')
+                     f'| {s["other"]} | {cpu} | {of} |')
     lines += ['', '| kind | queue/batch/shared from -> to | decisions (boots) | caches '
               '| between probes |', '|---|---|---|---|---|']
     for kind, old, new, count, caches, families, boots, phases in rows:
@@ -1066,8 +1075,8 @@ def main():
     icount, icount_boot = group(records, 'icount')
     model, model_boot = group(records, 'model')
     mttcg, mttcg_boot = group(records, 'mttcg')
-    order = ['vanilla', 'sheaves', 'sleeb', 'base', 'sleeb-off', 'sleebd', 'replay', 'resize', 'q16',
-             'q480']
+    order = ['vanilla', 'sheaves', 'sleeb', 'base', 'sleeb-off', 'sleebd', 'replay', 'sleebd-shipped',
+             'resize', 'q16', 'q480']
     configs = sorted({r['config'] for r in records if r['clock'] == 'icount'},
                      key=lambda c: order.index(c) if c in order else len(order))
     md = ['# SLEEB benchmark results', '',
@@ -1237,6 +1246,18 @@ def main():
                'fell between (boot: before hackbench; after_workload: after it; '
                'work-NAME-start/after: around the workload NAME; start: the daemon\'s '
                'first apply; stop: its rollback).', '']
+        md += t
+    t = sleebd_table(records, 'sleebd-shipped')
+    if t:
+        md += ['', '## sleebd at the shipped interval: what it costs (icount boots of `sleebd-shipped`)',
+               '', 'The same daemon with the shipped sleebd.conf as it is (Interval=2s, no time '
+               'scale), through the same parts: its cpu time against the guest\'s cpu time '
+               'while it ran (guest seconds it ran x the guest\'s cpus) is its share of the '
+               'guest under load at the shipped interval (issue 31, "What it may cost"). '
+               'Under -icount shift=0 guest time counts instructions, so this is a share of '
+               'instructions, not of model cycles: the model clock prices regions, not '
+               'processes. The kernel work sleebd causes on other cpus (the per-cpu part '
+               'of a resize) is not in its cpu time.', '']
         md += t
 
     svgs, note = bench_plot.plots(args.outdir, records, configs)

@@ -4,8 +4,11 @@
 # (10-micro.sh measured the kernel's default queues) and before hackbench,
 # with the shipped configuration and policies (/etc/sleeb/sleebd.conf,
 # /usr/lib/sleeb/policy.d) and the bench clock's time constants as a
-# drop-in (sleebd-bench.conf, which says why). It runs through hackbench,
-# the profile and the workloads; 50-sleebd-stop.sh stops it.
+# drop-in (sleebd-bench.conf, which says why); with sleeb.sleebd_clock=
+# shipped (the sleebd-shipped configuration) without the drop-in: the
+# shipped Interval= and rates as they are, where its cost is what is
+# measured. It runs through hackbench, the profile and the workloads;
+# 50-sleebd-stop.sh stops it.
 #
 # Its stderr goes through a reader that stamps each line with the guest's
 # uptime (/tmp/sleebd.log), so that the decisions can be put beside the
@@ -22,7 +25,8 @@ fi
 # What the kernel had, for the stop script's check of the rollback.
 queues /tmp/queues.before
 mkdir -p /run/sleeb/sleebd.conf.d
-cp /tests/bench/sleebd-bench.conf /run/sleeb/sleebd.conf.d/50-bench-clock.conf
+grep -q 'sleeb\.sleebd_clock=shipped' /proc/cmdline ||
+	cp /tests/bench/sleebd-bench.conf /run/sleeb/sleebd.conf.d/50-bench-clock.conf
 rm -f /tmp/sleebd.log /tmp/sleebd.rc /tmp/sleebd.fifo
 mkfifo /tmp/sleebd.fifo
 # The reader: one `read` of /proc/uptime per line, no fork.
@@ -40,6 +44,7 @@ mkfifo /tmp/sleebd.fifo
 ) </dev/null >/dev/null 2>&1 &
 read -r up _ </proc/uptime
 echo "# BENCH at sleebd-start $up"
+echo "$up" >/tmp/sleebd.start
 n=100
 while [ $n -gt 0 ] && ! grep -q 'caches under policy' /tmp/sleebd.log 2>/dev/null; do
 	[ -e /tmp/sleebd.rc ] && break

@@ -7,6 +7,9 @@
 #       the reason it logged), else grow or shrink (the queue's direction)
 #   "# BENCH sleebd cpu SECONDS UPTIME"  its user+system time, and the
 #       guest's uptime at the stop (how much of the guest it took)
+#   "# BENCH sleebd share SECONDS LIFE CPUS"  the same time, the guest
+#       seconds it ran and the guest's cpus: its share of the guest's
+#       cpu time while it ran is SECONDS / (LIFE x CPUS)
 #   "# BENCH sleebd final CACHE QUEUE BATCH SHARED"  one per cache whose
 #       sizes differ from the kernel's before sleebd started (or that
 #       came after it), read right before the stop (which rolls them
@@ -30,6 +33,8 @@ awk 'NR == FNR { before[$1] = $0; next }
 cpu=$(awk '{printf "%.2f", ($14 + $15) / 100}' /proc/$pid/stat)
 read -r up _ </proc/uptime
 echo "# BENCH sleebd cpu $cpu $up"
+read -r start </tmp/sleebd.start
+echo "# BENCH sleebd share $cpu $(awk -v a="$start" -v b="$up" 'BEGIN { printf "%.2f", b - a }') $(nproc)"
 kill -TERM "$pid"
 n=100
 while [ $n -gt 0 ] && [ ! -e /tmp/sleebd.rc ]; do
