@@ -125,12 +125,24 @@ case "$base" in
 '' | sleeb-upto-[1-9] | sleeb-upto-[1-9][0-9]) ;;
 *) die "--base takes sleeb-upto-N (the first N patches of kernel/series), not '$base'" ;;
 esac
+# The learning run of each part lasts two of the daemon's intervals
+# (sleeb.learn_seconds, tests/vm/guest/bench/run.lib), so that at least
+# one whole interval sees the load: the bench clock's Interval= for
+# sleebd and replay, the shipped one for sleebd-shipped. Whole seconds.
+interval_of() { # interval_of FILE: its [Daemon] Interval= (commented or not) in seconds
+	sed -n 's/^#*Interval=\([0-9]*\)\(m*s\)$/\1 \2/p' "$1" | tail -n 1 |
+		awk '{ s = $2 == "ms" ? $1 / 1000 : $1; printf "%d", s == int(s) ? s : int(s) + 1 }'
+}
+learn_bench=$(( 2 * $(interval_of "$top/tests/vm/guest/bench/sleebd-bench.conf") ))
+learn_shipped=$(( 2 * $(interval_of "$top/sleebd/sleebd.conf") ))
+[ "$learn_bench" -gt 0 ] && [ "$learn_shipped" -gt 0 ] || die "no Interval= in sleebd-bench.conf or sleebd.conf"
 declare -A append=(
 	[vanilla]="" [sleeb]="" [sleeb-off]="slub_queues=off"
 	[q16]="slub_queue_size=16 slub_queue_batch=8 slub_shared_queue_size=64"
 	[q480]="slub_queue_size=480 slub_queue_batch=240 slub_shared_queue_size=1920"
-	[sleebd]="sleeb.sleebd=1 sleeb.learn=1" [replay]="sleeb.replay=1 sleeb.learn=1"
-	[sleebd-shipped]="sleeb.sleebd=1 sleeb.sleebd_clock=shipped sleeb.learn=1"
+	[sleebd]="sleeb.sleebd=1 sleeb.learn=1 sleeb.learn_seconds=$learn_bench"
+	[replay]="sleeb.replay=1 sleeb.learn=1 sleeb.learn_seconds=$learn_bench"
+	[sleebd-shipped]="sleeb.sleebd=1 sleeb.sleebd_clock=shipped sleeb.learn=1 sleeb.learn_seconds=$learn_shipped"
 	[resize]="sleeb.resize=1" [base]=""
 	# 7.3's boot-time check that the timer reaches the IO-APIC panicked in
 	# the first multi-threaded TCG boot on a loaded host ("IO-APIC + timer

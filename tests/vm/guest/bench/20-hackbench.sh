@@ -40,7 +40,7 @@ flag_of() {
 if learning; then
 	for mode in process thread; do
 		mark "learn-hackbench-$mode-start"
-		hackbench $(flag_of $mode) -g 4 -f 10 -l "${loops:-100}" >/dev/null 2>&1
+		learn hackbench $(flag_of $mode) -g 4 -f 10 -l "${loops:-100}" >/dev/null 2>&1
 		mark "learn-hackbench-$mode-end"
 	done
 fi

@@ -50,7 +50,7 @@ for w in files fork tcp; do
 	[ $w = tcp ] && threads=$((cpus / 2 * 2))
 	if learning; then
 		mark "learn-work-$w-start"
-		out=$(cd /tmp && workload --unmeasured $w "$threads" "$n" 2>&1) ||
+		out=$(cd /tmp && learn workload --unmeasured $w "$threads" "$n" 2>&1) ||
 			not_ok "workload $w, learning run: $out"
 		mark "learn-work-$w-end"
 	fi
