@@ -29,7 +29,7 @@ static const struct sleebctl_verb verbs[] = {
 	  verb_status },
 	{ "reload", "[--config-root DIR]", "make sleebd re-read its policy (refused if it has errors)",
 	  verb_reload },
-	{ "learned", "[--config-root DIR] | --forget [--config-root DIR] [CACHE...]",
+	{ "learned", "[--config-root DIR] [--json] | --forget [--config-root DIR] [CACHE...]",
 	  "list the queue sizes sleebd learned, or forget them", verb_learned },
 };
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * sleebctl learned: the sizes sleebd learned (its state file), and
- * --forget to drop them. A running sleebd keeps the learned sizes in
- * memory and rewrites the whole file at each change, so a forget made in
- * the file under it would come back at its next save: with the daemon
- * running, the forget goes through its control socket; without it,
+ * sleebctl learned: the sizes sleebd learned (its state file), as text or
+ * JSON, and --forget to drop them. A running sleebd keeps the learned
+ * sizes in memory and rewrites the whole file at each change, so a forget
+ * made in the file under it would come back at its next save: with the
+ * daemon running, the forget goes through its control socket; without it,
  * sleebctl edits the file itself, holding the writers' lock so that a
  * sleebd starting meanwhile waits and then reads the edited file.
  */
@@ -60,8 +60,9 @@ static int load(struct sleeb_state *s, const char *path)
 	return r;
 }
 
-/* Every name of the kmem_cache whose sysfs id is key, comma-separated;
- * "-" when this system has none now (a module's cache, unloaded). */
+/* Every name of the kmem_cache whose sysfs id is key, comma-separated
+ * (as sleeb_json_print_list() takes them); "" when this system has none
+ * now (a module's cache, unloaded). */
 static void names_of(const struct sleeb_sysfs_list *l, const char *key, char *buf, size_t len)
 {
 	const char *id = sleeb_sysfs_list_id(l, key);
@@ -71,52 +72,106 @@ static void names_of(const struct sleeb_sysfs_list *l, const char *key, char *bu
 	for (size_t i = 0; id && i < l->n && used + 1 < len; i++)
 		if (strcmp(l->entries[i].id, id) == 0 && l->entries[i].name[0] != ':')
 			used += (size_t) snprintf(buf + used, len - used, "%s%s", used ? "," : "", l->entries[i].name);
-	if (!buf[0])
-		snprintf(buf, len, "-");
 }
 
-static int list(const char *config_root)
-{
-	struct sleeb_sysfs_list l = { 0 };
-	struct sleeb_state s;
-	char path[4096], when[64] = "";
-	struct stat st;
-	bool have_st;
-	int r;
+/* What both listings show: the file, whether it is there and when it was
+ * last saved, its sizes, and the caches' current names. */
+struct listing {
+	const char *path;
+	bool exists;
+	const struct stat *st;          /* NULL: when it was saved is unknown */
+	const struct sleeb_state *s;    /* NULL when the file does not exist */
+	const struct sleeb_sysfs_list *l;
+};
 
-	if (learned_path(path, sizeof(path), config_root) < 0)
-		return SLEEBCTL_EXIT_FAILURE;
-	have_st = stat(path, &st) == 0;
+static void print_text(const struct listing *li)
+{
+	char when[64];
+
 	/* Nothing learned yet is an answer, not an error. */
-	if (!have_st && errno == ENOENT) {
+	if (!li->exists) {
 		printf("no learned sizes yet: %s does not exist (sleebd saves a cache's size there when auto-tuning "
-		       "changes it)\n", path);
-		return SLEEBCTL_EXIT_OK;
+		       "changes it)\n", li->path);
+		return;
 	}
-	r = load(&s, path);
-	if (r < 0) {
-		sleeb_state_done(&s);
-		return SLEEBCTL_EXIT_FAILURE;
+	if (li->s->n == 0) {
+		printf("no learned sizes in %s\n", li->path);
+		return;
 	}
 	/* The file keeps no time per line: when it was last saved is the
 	 * latest any of them was learned. */
-	if (!have_st || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", gmtime(&st.st_mtime)))
+	if (!li->st || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", gmtime(&li->st->st_mtime)))
 		snprintf(when, sizeof(when), "at an unknown time");
-	if (s.n == 0)
-		printf("no learned sizes in %s\n", path);
-	else {
-		(void) sleeb_sysfs_list_caches(&l, NULL);
-		printf("learned sizes in %s (last saved %s):\n", path, when);
-		printf("%-24s %6s %6s %6s  %s\n", "CACHE", "QUEUE", "BATCH", "SHARED", "NAMES");
-	}
-	for (size_t i = 0; i < s.n; i++) {
-		const struct sleeb_tunables *v = &s.entries[i].orig;
+	printf("learned sizes in %s (last saved %s):\n", li->path, when);
+	printf("%-24s %6s %6s %6s  %s\n", "CACHE", "QUEUE", "BATCH", "SHARED", "NAMES");
+	for (size_t i = 0; i < li->s->n; i++) {
+		const struct sleeb_tunables *v = &li->s->entries[i].orig;
 		char names[1024];
 
-		names_of(&l, s.entries[i].cache, names, sizeof(names));
-		printf("%-24s %6u %6u %6u  %s\n", s.entries[i].cache, v->v[SLEEB_TUNABLE_QUEUE], v->v[SLEEB_TUNABLE_BATCH],
-		       v->v[SLEEB_TUNABLE_SHARED], names);
+		names_of(li->l, li->s->entries[i].cache, names, sizeof(names));
+		printf("%-24s %6u %6u %6u  %s\n", li->s->entries[i].cache, v->v[SLEEB_TUNABLE_QUEUE],
+		       v->v[SLEEB_TUNABLE_BATCH], v->v[SLEEB_TUNABLE_SHARED], names[0] ? names : "-");
 	}
+}
+
+/* learned --json (sleebctl(8), JSON OUTPUT). */
+static void print_json(const struct listing *li)
+{
+	char when[32];
+
+	printf("{\"version\":1,\"path\":");
+	sleeb_json_print_string(stdout, li->path);
+	printf(",\"exists\":%s,\"last_saved\":", li->exists ? "true" : "false");
+	if (li->st && strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&li->st->st_mtime)))
+		printf("\"%s\"", when);
+	else
+		printf("null");
+	printf(",\"caches\":[");
+	for (size_t i = 0; li->s && i < li->s->n; i++) {
+		const struct sleeb_tunables *v = &li->s->entries[i].orig;
+		char names[1024];
+
+		printf("%s{\"cache\":", i ? "," : "");
+		sleeb_json_print_string(stdout, li->s->entries[i].cache);
+		printf(",\"queue\":%u,\"batch\":%u,\"shared\":%u,\"names\":", v->v[SLEEB_TUNABLE_QUEUE],
+		       v->v[SLEEB_TUNABLE_BATCH], v->v[SLEEB_TUNABLE_SHARED]);
+		names_of(li->l, li->s->entries[i].cache, names, sizeof(names));
+		sleeb_json_print_list(stdout, names);
+		putchar('}');
+	}
+	printf("]}\n");
+}
+
+static int list(const char *config_root, bool json)
+{
+	struct sleeb_sysfs_list l = { 0 };
+	struct sleeb_state s = { 0 };
+	struct listing li = { .l = &l };
+	char path[4096];
+	struct stat st;
+	int r = 0;
+
+	if (learned_path(path, sizeof(path), config_root) < 0)
+		return SLEEBCTL_EXIT_FAILURE;
+	li.path = path;
+	if (stat(path, &st) == 0)
+		li.st = &st;
+	/* Only its absence is "nothing learned yet": the load says any other failure. */
+	li.exists = li.st || errno != ENOENT;
+	if (li.exists) {
+		r = load(&s, path);
+		if (r < 0) {
+			sleeb_state_done(&s);
+			return SLEEBCTL_EXIT_FAILURE;
+		}
+		li.s = &s;
+		if (s.n > 0)
+			(void) sleeb_sysfs_list_caches(&l, NULL);
+	}
+	if (json)
+		print_json(&li);
+	else
+		print_text(&li);
 	sleeb_sysfs_list_free(&l);
 	sleeb_state_done(&s);
 	/* A skipped line is a size sleebd will not apply: say so in the status. */
@@ -234,14 +289,15 @@ int verb_learned(int argc, char *argv[])
 	static const struct option options[] = {
 		{ "config-root", required_argument, NULL, 'C' },
 		{ "forget", no_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *config_root = NULL;
-	bool do_forget = false;
+	bool do_forget = false, json = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
 		switch (c) {
 		case 'C':
 			config_root = optarg;
@@ -249,21 +305,29 @@ int verb_learned(int argc, char *argv[])
 		case 'f':
 			do_forget = true;
 			break;
+		case 'j':
+			json = true;
+			break;
 		case 'h':
-			printf("Usage: sleebctl learned [--config-root DIR]\n"
+			printf("Usage: sleebctl learned [--config-root DIR] [--json]\n"
 			       "       sleebctl learned --forget [--config-root DIR] [CACHE...]\n"
 			       "List the queue sizes sleebd learned (where it starts each auto-tuned\n"
-			       "cache), or forget them: every one, or the named caches'. Forgetting\n"
-			       "leaves the current sizes alone; sleebd starts those caches from the\n"
-			       "policy from then on (through sleebd when it runs).\n");
+			       "cache; --json: as JSON), or forget them: every one, or the named\n"
+			       "caches'. Forgetting leaves the current sizes alone; sleebd starts\n"
+			       "those caches from the policy from then on (through sleebd when it\n"
+			       "runs).\n");
 			return SLEEBCTL_EXIT_OK;
 		default:
 			return SLEEBCTL_EXIT_USAGE;
 		}
 	}
+	/* What --forget prints is a few lines for people; a script that wants
+	 * to know what is left lists again with --json. */
+	if (do_forget && json)
+		return sleebctl_usage_error("learned: --json is for the listing only, not with --forget");
 	if (do_forget)
 		return forget(config_root, argv + optind, (size_t) (argc - optind));
 	if (optind < argc)
 		return sleebctl_usage_error("learned takes cache names only with --forget");
-	return list(config_root);
+	return list(config_root, json);
 }

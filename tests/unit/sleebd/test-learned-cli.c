@@ -3,12 +3,13 @@
  * sleebctl learned (issue 31): the learned sizes listed, forgotten all at
  * once or by name, in the file when no sleebd runs and through the daemon
  * when one does, so that its next save cannot bring them back; unknown
- * names, a missing file and bad lines said precisely.
+ * names, a missing file and bad lines said precisely; the listing as JSON.
  *
  * Usage: test-sleebctl-learned SLEEBD SLEEBCTL
  */
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -137,6 +138,105 @@ START_TEST(test_list_bad_lines)
 	assert_contains(err, want);
 	snprintf(want, sizeof(want), "%s:4: trailing fields; line skipped", learned_file());
 	assert_contains(err, want);
+}
+END_TEST
+
+/* The file's mtime set to 2026-12-07T08:15:00Z, last_saved's value. */
+static void set_saved_time(void)
+{
+	const struct timespec t[2] = { { 1796631300, 0 }, { 1796631300, 0 } };
+
+	ck_assert_int_eq(utimensat(AT_FDCWD, learned_file(), t, 0), 0);
+}
+
+/* The JSON objects are checked whole: the tests use no JSON parser, and
+ * the exact text pins the field names and their order for scripts. */
+START_TEST(test_list_json)
+{
+	char link[160], want[512];
+
+	make_tree(true);
+	/* A second name for kmalloc-64, as a merged cache has. */
+	snprintf(link, sizeof(link), "%s/sys/kernel/slab/dma-kmalloc-64", root);
+	ck_assert_int_eq(symlink("kmalloc-64", link), 0);
+	writef("var/lib/sleeb/learned", HEADER "kmalloc-64 240 120 960\ngone-cache 16 8 32\n");
+	set_saved_time();
+	ck_assert_int_eq(ctl("--json", NULL), 0);
+	snprintf(want, sizeof(want),
+		 "{\"version\":1,\"path\":\"%s\",\"exists\":true,\"last_saved\":\"2026-12-07T08:15:00Z\","
+		 "\"caches\":[{\"cache\":\"kmalloc-64\",\"queue\":240,\"batch\":120,\"shared\":960,"
+		 "\"names\":[\"dma-kmalloc-64\",\"kmalloc-64\"]},"
+		 /* Learned, but not on this system now: no names. */
+		 "{\"cache\":\"gone-cache\",\"queue\":16,\"batch\":8,\"shared\":32,\"names\":[]}]}\n",
+		 learned_file());
+	ck_assert_str_eq(out, want);
+	ck_assert_str_eq(err, "");
+	/* -j is --json. */
+	ck_assert_int_eq(ctl("-j", NULL), 0);
+	ck_assert_str_eq(out, want);
+}
+END_TEST
+
+START_TEST(test_list_json_no_state)
+{
+	char want[256];
+
+	make_tree(true);
+	ck_assert_int_eq(ctl("--json", NULL), 0);
+	snprintf(want, sizeof(want), "{\"version\":1,\"path\":\"%s\",\"exists\":false,\"last_saved\":null,"
+		 "\"caches\":[]}\n", learned_file());
+	ck_assert_str_eq(out, want);
+	ck_assert_str_eq(err, "");
+	/* A file without a size is there, with its time, and lists nothing. */
+	writef("var/lib/sleeb/learned", HEADER);
+	set_saved_time();
+	ck_assert_int_eq(ctl("--json", NULL), 0);
+	snprintf(want, sizeof(want), "{\"version\":1,\"path\":\"%s\",\"exists\":true,"
+		 "\"last_saved\":\"2026-12-07T08:15:00Z\",\"caches\":[]}\n", learned_file());
+	ck_assert_str_eq(out, want);
+	ck_assert_str_eq(err, "");
+}
+END_TEST
+
+START_TEST(test_list_json_bad_lines)
+{
+	char want[512];
+
+	make_tree(true);
+	writef("var/lib/sleeb/learned", HEADER "kmalloc-64 240 120 960\nnot a line\ndentry 0 0 0 0\n");
+	set_saved_time();
+	/* The good lines still as JSON on stdout; the status as the table's. */
+	ck_assert_int_eq(ctl("--json", NULL), 1);
+	snprintf(want, sizeof(want),
+		 "{\"version\":1,\"path\":\"%s\",\"exists\":true,\"last_saved\":\"2026-12-07T08:15:00Z\","
+		 "\"caches\":[{\"cache\":\"kmalloc-64\",\"queue\":240,\"batch\":120,\"shared\":960,"
+		 "\"names\":[\"kmalloc-64\"]}]}\n",
+		 learned_file());
+	ck_assert_str_eq(out, want);
+	snprintf(want, sizeof(want),
+		 "sleebctl: %s:3: expected '<cache> <queue> <batch> <shared>'; line skipped\n"
+		 "sleebctl: %s:4: trailing fields; line skipped\n", learned_file(), learned_file());
+	ck_assert_str_eq(err, want);
+}
+END_TEST
+
+START_TEST(test_json_with_forget)
+{
+	const char *orig = HEADER "kmalloc-64 240 120 960\n";
+	char *text;
+
+	make_tree(true);
+	writef("var/lib/sleeb/learned", "%s", orig);
+	ck_assert_int_eq(ctl("--json", "--forget", NULL), 2);
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "sleebctl: learned: --json is for the listing only, not with --forget\n"
+			      "Try 'sleebctl --help'.\n");
+	ck_assert_int_eq(ctl("--forget", "kmalloc-64", "--json", NULL), 2);
+	assert_contains(err, "learned: --json is for the listing only, not with --forget");
+	/* Refused before anything is done: nothing forgotten. */
+	text = learned_text();
+	ck_assert_str_eq(text, orig);
+	free(text);
 }
 END_TEST
 
@@ -288,6 +388,10 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_list_no_state);
 	tcase_add_test(tc, test_list_bad_lines);
+	tcase_add_test(tc, test_list_json);
+	tcase_add_test(tc, test_list_json_no_state);
+	tcase_add_test(tc, test_list_json_bad_lines);
+	tcase_add_test(tc, test_json_with_forget);
 	tcase_add_test(tc, test_forget_all);
 	tcase_add_test(tc, test_forget_one);
 	tcase_add_test(tc, test_forget_unknown);
