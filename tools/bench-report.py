@@ -1075,8 +1075,8 @@ def main():
     icount, icount_boot = group(records, 'icount')
     model, model_boot = group(records, 'model')
     mttcg, mttcg_boot = group(records, 'mttcg')
-    order = ['vanilla', 'sheaves', 'sleeb', 'base', 'sleeb-off', 'sleebd', 'replay', 'sleebd-shipped',
-             'resize', 'q16', 'q480']
+    order = ['vanilla', 'sheaves', 'sleeb', 'base', 'sleeb-off', 'sleebd', 'replay', 'resize', 'q16',
+             'q480']
     configs = sorted({r['config'] for r in records if r['clock'] == 'icount'},
                      key=lambda c: order.index(c) if c in order else len(order))
     md = ['# SLEEB benchmark results', '',
@@ -1163,9 +1163,8 @@ def main():
         md += ['', '## sleebd against q480, sleeb and replay (issue 31)', '',
                'Per part, vanilla/config (above 1, faster) and each config\'s median: '
                'model cycles per hackbench run or workload operation (all vCPUs) where '
-               'the model clock ran. `sleebd`: the shipped sleebd.conf and policies, its '
-               'time constants scaled by one factor (tests/vm/guest/bench/sleebd-bench.conf), '
-               'each part run twice and the second run measured (the first is where it '
+               'the model clock ran. `sleebd`: the shipped sleebd.conf and policies as '
+               'they are, each part run twice and the second run measured (the first is where it '
                'learns); `replay`: the sizes that sleebd boot ended with, set once at the '
                'point where sleebd started, no daemon, the same two runs. "gain": '
                'vanilla/config - 1; "sleebd vs sleeb": sleeb/sleebd - 1 (below 0, slower '
@@ -1236,28 +1235,18 @@ def main():
     t = sleebd_table(records)
     if t:
         md += ['', '## sleeb+sleebd: what the daemon decided (icount boots of `sleebd`)', '',
-               'sleebd with the shipped sleebd.conf and policies and the bench clock\'s '
-               'time constants (tests/vm/guest/bench/sleebd-bench.conf), started after '
-               'the micro tests and stopped (SIGTERM, which rolls every value back) '
+               'sleebd with the shipped sleebd.conf and policies as they are, started '
+               'after the micro tests and stopped (SIGTERM, which rolls every value back) '
                'after the workloads. Per boot the decisions by kind and the daemon\'s '
-               'cpu time; then the decisions by kind and change, summed over the boots, '
+               'cpu time, against the guest\'s uptime and against the guest\'s cpu time '
+               'while it ran (guest seconds x cpus; under -icount a share of instructions, '
+               'not of model cycles, which the model clock gives per region, not per '
+               'process; the per-cpu kernel work of a resize is not in it); then the decisions by kind and change, summed over the boots, '
                'with how many caches took them (the 16 copies of a kmalloc size, '
                'kmalloc-rnd-NN-SIZE, named as one) and the memory probes they '
                'fell between (boot: before hackbench; after_workload: after it; '
                'work-NAME-start/after: around the workload NAME; start: the daemon\'s '
                'first apply; stop: its rollback).', '']
-        md += t
-    t = sleebd_table(records, 'sleebd-shipped')
-    if t:
-        md += ['', '## sleebd at the shipped interval: what it costs (icount boots of `sleebd-shipped`)',
-               '', 'The same daemon with the shipped sleebd.conf as it is (Interval=2s, no time '
-               'scale), through the same parts: its cpu time against the guest\'s cpu time '
-               'while it ran (guest seconds it ran x the guest\'s cpus) is its share of the '
-               'guest under load at the shipped interval (issue 31, "What it may cost"). '
-               'Under -icount shift=0 guest time counts instructions, so this is a share of '
-               'instructions, not of model cycles: the model clock prices regions, not '
-               'processes. The kernel work sleebd causes on other cpus (the per-cpu part '
-               'of a resize) is not in its cpu time.', '']
         md += t
 
     svgs, note = bench_plot.plots(args.outdir, records, configs)

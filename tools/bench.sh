@@ -19,19 +19,14 @@
 #   sleeb-off  the sleeb kernel booted with slub_queues=off (cost of the patch)
 #   q16, q480  the sleeb kernel with every queue set at boot to 16/8/64 and
 #              480/240/1920 (a sweep: what should the daemon pick?)
-#   sleebd     sleeb+sleebd: the sleeb kernel with sleebd (DIR's build)
-#              started after the micro benchmarks and running the shipped
-#              policies through hackbench, the profile and the workloads,
-#              its time constants scaled to the icount clock by one factor
-#              (tests/vm/guest/bench/sleebd-bench.conf); each part (each
-#              hackbench mode, each workload) runs twice, the first run
-#              unmeasured, where the daemon learns (sleeb.learn=1,
-#              tests/vm/guest/bench/run.lib); icount boots only
-#   sleebd-shipped  sleebd as in sleebd, with the shipped time constants
-#              as they are (Interval=2s, no drop-in): what the daemon costs
-#              at the shipped interval on this guest under load (issue 31,
-#              "What it may cost"); its decisions see each part in 2-s
-#              intervals of guest time; icount boots only
+#   sleebd     sleeb+sleebd: the sleeb kernel with sleebd (a release build
+#              of the tree, DIR/bench-guest) started after the micro
+#              benchmarks and running the shipped sleebd.conf and policies
+#              as they are through hackbench, the profile and the
+#              workloads; each part (each hackbench mode, each workload)
+#              runs twice, the first run unmeasured, where the daemon
+#              learns (sleeb.learn=1), repeated for two of its intervals
+#              (tests/vm/guest/bench/run.lib); icount boots only
 #   replay     the sleeb kernel with the sizes the sleebd boot of the same
 #              round ended with, set once where that boot started the
 #              daemon (tests/vm/guest/bench/16-replay-sizes.sh), no daemon,
@@ -127,22 +122,20 @@ case "$base" in
 esac
 # The learning run of each part lasts two of the daemon's intervals
 # (sleeb.learn_seconds, tests/vm/guest/bench/run.lib), so that at least
-# one whole interval sees the load: the bench clock's Interval= for
-# sleebd and replay, the shipped one for sleebd-shipped. Whole seconds.
+# one whole interval sees the load: twice the shipped Interval=, in whole
+# seconds (replay runs the same sequence).
 interval_of() { # interval_of FILE: its [Daemon] Interval= (commented or not) in seconds
 	sed -n 's/^#*Interval=\([0-9]*\)\(m*s\)$/\1 \2/p' "$1" | tail -n 1 |
 		awk '{ s = $2 == "ms" ? $1 / 1000 : $1; printf "%d", s == int(s) ? s : int(s) + 1 }'
 }
-learn_bench=$(( 2 * $(interval_of "$top/tests/vm/guest/bench/sleebd-bench.conf") ))
-learn_shipped=$(( 2 * $(interval_of "$top/sleebd/sleebd.conf") ))
-[ "$learn_bench" -gt 0 ] && [ "$learn_shipped" -gt 0 ] || die "no Interval= in sleebd-bench.conf or sleebd.conf"
+learn_s=$(( 2 * $(interval_of "$top/sleebd/sleebd.conf") ))
+[ "$learn_s" -gt 0 ] || die "no Interval= in sleebd/sleebd.conf"
 declare -A append=(
 	[vanilla]="" [sleeb]="" [sleeb-off]="slub_queues=off"
 	[q16]="slub_queue_size=16 slub_queue_batch=8 slub_shared_queue_size=64"
 	[q480]="slub_queue_size=480 slub_queue_batch=240 slub_shared_queue_size=1920"
-	[sleebd]="sleeb.sleebd=1 sleeb.learn=1 sleeb.learn_seconds=$learn_bench"
-	[replay]="sleeb.replay=1 sleeb.learn=1 sleeb.learn_seconds=$learn_bench"
-	[sleebd-shipped]="sleeb.sleebd=1 sleeb.sleebd_clock=shipped sleeb.learn=1 sleeb.learn_seconds=$learn_shipped"
+	[sleebd]="sleeb.sleebd=1 sleeb.learn=1 sleeb.learn_seconds=$learn_s"
+	[replay]="sleeb.replay=1 sleeb.learn=1 sleeb.learn_seconds=$learn_s"
 	[resize]="sleeb.resize=1" [base]=""
 	# 7.3's boot-time check that the timer reaches the IO-APIC panicked in
 	# the first multi-threaded TCG boot on a loaded host ("IO-APIC + timer
@@ -166,7 +159,7 @@ else
 	icount_boots=3 sweep_boots=2 mttcg_boots=10 micro="sleeb.bench_reps=5 sleeb.bench_quick=0"
 	hack="sleeb.hackbench_reps=3 sleeb.hackbench_loops=50"
 	work="sleeb.workloads=1 sleeb.workload_iters=1000"
-	icount_configs=(vanilla sleeb sheaves sleeb-off sleebd replay sleebd-shipped resize q16 q480)
+	icount_configs=(vanilla sleeb sheaves sleeb-off sleebd replay resize q16 q480)
 fi
 # A full run's sleeb_bench prints about 1500 lines (the handoff sweep's
 # among them) before bench/10-micro.sh reads dmesg: more than the guest's

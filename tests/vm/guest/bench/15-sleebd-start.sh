@@ -3,11 +3,9 @@
 # start sleebd, the project's daemon, after the micro benchmarks
 # (10-micro.sh measured the kernel's default queues) and before hackbench,
 # with the shipped configuration and policies (/etc/sleeb/sleebd.conf,
-# /usr/lib/sleeb/policy.d) and the bench clock's time constants as a
-# drop-in (sleebd-bench.conf, which says why); with sleeb.sleebd_clock=
-# shipped (the sleebd-shipped configuration) without the drop-in: the
-# shipped Interval= and rates as they are, where its cost is what is
-# measured. It runs through hackbench, the profile and the workloads;
+# /usr/lib/sleeb/policy.d) as they are: no time constant is scaled to
+# the guest's clock (docs/benchmarks.md, "sleeb+sleebd in the benchmark",
+# says why). It runs through hackbench, the profile and the workloads;
 # 50-sleebd-stop.sh stops it.
 #
 # Its stderr goes through a reader that stamps each line with the guest's
@@ -24,9 +22,6 @@ if ! command -v sleebd >/dev/null; then
 fi
 # What the kernel had, for the stop script's check of the rollback.
 queues /tmp/queues.before
-mkdir -p /run/sleeb/sleebd.conf.d
-grep -q 'sleeb\.sleebd_clock=shipped' /proc/cmdline ||
-	cp /tests/bench/sleebd-bench.conf /run/sleeb/sleebd.conf.d/50-bench-clock.conf
 rm -f /tmp/sleebd.log /tmp/sleebd.rc /tmp/sleebd.fifo
 mkfifo /tmp/sleebd.fifo
 # The reader: one `read` of /proc/uptime per line, no fork.
