@@ -202,6 +202,15 @@ static uint32_t clamp_queue(double want, uint32_t min, uint32_t max)
 	}
 }
 
+/* Whether two queue sizes are within a quarter of each other (the larger
+ * below 5/4 of the smaller): too close for a change to be worth a resize. */
+static bool within_a_quarter(uint32_t a, uint32_t b)
+{
+	uint64_t hi = a > b ? a : b, lo = a > b ? b : a;
+
+	return hi * SLEEB_AUTOTUNE_MIN_STEP_DEN < lo * SLEEB_AUTOTUNE_MIN_STEP_NUM;
+}
+
 /* What one cache (a group's leader) wants on its own, budget aside. */
 static void decide_one(const struct sleeb_autotune_params *p, struct sleeb_autotune_cache *c)
 {
@@ -278,8 +287,7 @@ static void decide_one(const struct sleeb_autotune_params *p, struct sleeb_autot
 			return;
 		}
 		want = clamp_queue(w, c->min, c->max);
-		if (want < q && (uint64_t) want * SLEEB_AUTOTUNE_MIN_STEP_NUM > (uint64_t) q * SLEEB_AUTOTUNE_MIN_STEP_DEN &&
-		    want > c->min) {
+		if (want < q && within_a_quarter(want, q) && want > c->min) {
 			say(c, "the reaper returns %.0f%% of what refills bring in: %u would be within a quarter of %u",
 			    reap_share * 100, want, q);
 			return;
@@ -318,8 +326,7 @@ static void decide_one(const struct sleeb_autotune_params *p, struct sleeb_autot
 		return;
 	}
 	want = clamp_queue((double) q * ratio / p->target_ratio, c->min, c->max);
-	if ((uint64_t) want * SLEEB_AUTOTUNE_MIN_STEP_DEN < (uint64_t) q * SLEEB_AUTOTUNE_MIN_STEP_NUM &&
-	    want < c->max) {
+	if (within_a_quarter(want, q) && want < c->max) {
 		say(c, "%.1f trips per 1000 operations: %u would be within a quarter of %u", ratio * 1000, want, q);
 		return;
 	}
@@ -376,7 +383,7 @@ static void fit_grow(const struct sleeb_autotune_params *p, struct sleeb_autotun
 		else
 			hi = mid;
 	}
-	if ((uint64_t) lo * SLEEB_AUTOTUNE_MIN_STEP_DEN < (uint64_t) q * SLEEB_AUTOTUNE_MIN_STEP_NUM) {
+	if (within_a_quarter(lo, q)) {
 		keep(c);
 		say(c, "grow to %u refused: MaxQueuedMemory budget %llu bytes (grows fill 7/8 of it)", hi,
 		    (unsigned long long) p->budget_bytes);
