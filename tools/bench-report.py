@@ -20,8 +20,8 @@ beside them).
 sleeb+sleebd (config "sleebd"): "# BENCH sleebd change UPTIME CACHE OLD NEW
 KIND" lines are the daemon's decisions, "# BENCH sleebd cpu SECONDS UPTIME"
 its cpu time, "# BENCH sleebd share SECONDS LIFE CPUS" the same against the
-guest seconds it ran and the guest's cpus, "# BENCH sleebd final CACHE QUEUE BATCH SHARED" the sizes
-it ended with, and "# BENCH at PHASE UPTIME" (every config) the guest's
+guest seconds it ran and the guest's cpus, "# BENCH sleebd final CACHE QUEUE
+BATCH SHARED" the sizes it ended with, and "# BENCH at PHASE UPTIME" (every config) the guest's
 clock at each memory probe, which places each decision between two probes.
 The config "replay" boots with those sizes set ("# BENCH replay set CACHE
 Q B S", "# BENCH replay missing CACHE") and no daemon. hackbench's measured
@@ -786,8 +786,8 @@ def sleebd_decisions(records, config='sleebd'):
     return out, summary
 
 
-def sleebd_table(records, config='sleebd'):
-    rows, summary = sleebd_decisions(records, config)
+def sleebd_table(records):
+    rows, summary = sleebd_decisions(records)
     if not rows and not summary:
         return []
     lines = ['| boot | policy | grow | shrink | rollback | other | sleebd cpu s / guest uptime s '
@@ -1241,7 +1241,8 @@ def main():
                'cpu time, against the guest\'s uptime and against the guest\'s cpu time '
                'while it ran (guest seconds x cpus; under -icount a share of instructions, '
                'not of model cycles, which the model clock gives per region, not per '
-               'process; the per-cpu kernel work of a resize is not in it); then the decisions by kind and change, summed over the boots, '
+               'process; the per-cpu kernel work of a resize is not in it); then the '
+               'decisions by kind and change, summed over the boots, '
                'with how many caches took them (the 16 copies of a kmalloc size, '
                'kmalloc-rnd-NN-SIZE, named as one) and the memory probes they '
                'fell between (boot: before hackbench; after_workload: after it; '
