@@ -68,10 +68,11 @@ tree_of() {
 	esac
 }
 
-# The test modules' fragment is for the four CI variants only: the prefixes
-# and sheaves are the benchmark's, and load none of them.
+# The test modules' and test devices' fragments are for the four CI
+# variants only: the prefixes and sheaves are the benchmark's, and load or
+# meet none of them.
 fragments_of() {
-	local tests="$here/configs/test-modules.config"
+	local tests="$here/configs/test-modules.config $here/configs/test-devices.config"
 	case "$1" in
 	sheaves) echo "$here/configs/guest.config" ;;
 	vanilla) echo "$here/configs/guest.config $tests" ;;

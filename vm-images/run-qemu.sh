@@ -8,7 +8,7 @@
 #                         --logdir DIR [--timeout SECONDS] [--append "CMDLINE"]
 #                         [--clock mttcg|single|icount|kvm] [--mem SIZE] [--interactive]
 #                         [--plugin SO[,ARG=VALUE...]] [--seed N] [--one-cpu]
-#                         [--smp CPUS --nodes NODES]
+#                         [--smp CPUS --nodes NODES] [--nics]
 #
 # Machine: 4 vCPUs in 2 NUMA nodes (cpus 0-1 on node 0, 2-3 on node 1), 2 GiB
 # split evenly, serial console (ttyS0) to DIR/console.log and the test channel
@@ -45,13 +45,22 @@
 # it does not do with 4 vCPUs (their interleaving, and so where the
 # kernel's interrupts land, varies from boot to boot).
 #
+# --nics adds two virtio network cards (PCI, MSI-X) whose ports sit on one
+# QEMU hub and nowhere else: a wire between the two cards, with no host
+# network and no address outside the guest. A frame one card sends, the
+# other receives through its interrupt and NAPI's softirq; the guest moves
+# one card into a network namespace of its own so that its own traffic
+# takes that wire (tests/vm/guest-bin/nic-traffic.c). QEMU warns in
+# qemu.log that the hub is not connected to the host network: that is the
+# point.
+#
 # --interactive puts the console on this terminal instead (no log, no timeout).
 #
 # Exit status: 0 when the guest powered off by itself, 124 on timeout (the
 # guest is killed), QEMU's own status otherwise.
 set -euo pipefail
 
-kernel='' initrd='' disk='' logdir='' append='' timeout=600 mem=2G interactive=0 plugin='' seed='' one_cpu=0
+kernel='' initrd='' disk='' logdir='' append='' timeout=600 mem=2G interactive=0 plugin='' seed='' one_cpu=0 nics=0
 smp=4 nodes=2
 clock=${SLEEB_QEMU_CLOCK:-mttcg}
 while [ $# -gt 0 ]; do
@@ -68,6 +77,7 @@ while [ $# -gt 0 ]; do
 	--plugin) plugin=$2; shift ;;
 	--seed) seed=$2; shift ;;
 	--one-cpu) one_cpu=1 ;;
+	--nics) nics=1 ;;
 	--smp) smp=$2; shift ;;
 	--nodes) nodes=$2; shift ;;
 	*) echo "run-qemu.sh: unknown argument '$1'" >&2; exit 2 ;;
@@ -125,6 +135,13 @@ if [ -n "$plugin" ]; then
 	[ "$bytes" -le $((0xe0000000)) ] ||
 		{ echo "run-qemu.sh: --plugin supports at most 3.5 GiB of guest memory" >&2; exit 2; }
 	machine+=(-plugin "file=$plugin,$layout")
+fi
+if [ $nics = 1 ]; then
+	for i in 0 1; do
+		# shellcheck disable=SC2054
+		machine+=(-netdev "hubport,id=wire$i,hubid=0"
+			-device "virtio-net-pci,netdev=wire$i,mac=52:54:00:5e:e0:0$i")
+	done
 fi
 if [ -n "$seed" ]; then
 	# shellcheck disable=SC2054

@@ -7,7 +7,7 @@
 #                       [--append "CMDLINE"] [--extra HOSTPROG]...
 #                       [--image busybox|systemd] [--kernel-out DIR]
 #                       [--tag NAME] [--plugin SO[,ARGS]] [--seed N] [--one-cpu]
-#                       [--smp CPUS --nodes NODES]
+#                       [--smp CPUS --nodes NODES] [--nics]
 #
 # Builds the variant when needed (kernel/build.sh), makes the guest with the
 # suite's guest scripts (tests/vm/guest/SUITE/*.sh): a busybox initramfs
@@ -24,8 +24,9 @@
 # Exit status 0 only when every test point passed. Logs stay in
 # DIR/vm-logs/SUITE-VARIANT[-NAME] (or a temporary dir without --build-dir);
 # --tag NAME keeps two boots of one suite and variant apart. --plugin,
-# --seed, --one-cpu, --smp and --nodes go to vm-images/run-qemu.sh (the
-# model clock, a reproducible boot, the machine's shape).
+# --seed, --one-cpu, --smp, --nodes and --nics go to vm-images/run-qemu.sh
+# (the model clock, a reproducible boot, the machine's shape, two network
+# cards on a wire of their own).
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -45,7 +46,7 @@ while [ $# -gt 0 ]; do
 	--kernel-out) kout=$(cd "$2" && pwd); shift ;;
 	--tag) tag=-$2; shift ;;
 	--plugin | --seed | --smp | --nodes) qemu_extra+=("$1" "$2"); shift ;;
-	--one-cpu) qemu_extra+=("$1") ;;
+	--one-cpu | --nics) qemu_extra+=("$1") ;;
 	*) echo "harness.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift

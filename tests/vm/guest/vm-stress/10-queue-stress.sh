@@ -5,11 +5,14 @@
 # of them to two child memory cgroups, while its migrator keeps moving the
 # threads between the nodes' cpus and this script takes cpus 1-3 offline
 # and back, vma-churn splits, merges, maps and forks address spaces (the
-# maple tree's bulk allocations and RCU frees, under lockless page faults)
-# and resize-storm rewrites all those caches' tunables (sysfs and
-# /proc/slabinfo, valid and invalid values) about every millisecond,
-# checking each answer. Duration: sleeb.stress_seconds= on the kernel
-# command line (default 300).
+# maple tree's bulk allocations and RCU frees, under lockless page faults),
+# nic-traffic sends TCP and UDP both ways between the guest's two network
+# cards (harness.sh --nics), one of them in a network namespace, so that
+# NAPI's softirq bulk-allocates and bulk-frees skbs in the middle of all
+# that, and resize-storm rewrites all those caches' tunables, the skb
+# caches' too (sysfs and /proc/slabinfo, valid and invalid values) about
+# every millisecond, checking each answer. Duration: sleeb.stress_seconds=
+# on the kernel command line (default 300).
 . /tests/lib.sh
 secs=$(sed -n 's/.*sleeb\.stress_seconds=\([0-9]*\).*/\1/p' /proc/cmdline)
 secs=${secs:-300}
@@ -37,26 +40,35 @@ hotplug() {
 	echo $n >/tmp/hotplug.count
 }
 
-# The caches sleeb_stress works on (its own exists once it is loaded), and
+# The caches sleeb_stress works on (its own exists once it is loaded),
 # vma-churn's: maple_node and vm_area_struct, unless merged into another
-# cache (slabinfo then lists them under that cache's name).
+# cache (slabinfo then lists them under that cache's name), and the
+# receive path's: skb heads (NAPI's bulk refills) and small heads.
 storm() {
 	n=0
 	while [ ! -d /sys/kernel/slab/sleeb_stress ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
-	vma_caches=
+	more=
 	for c in maple_node vm_area_struct; do
-		grep -q "^$c " /proc/slabinfo && vma_caches="$vma_caches $c"
+		grep -q "^$c " /proc/slabinfo && more="$more $c"
 	done
-	echo "# resize-storm also on:${vma_caches:- (maple_node and vm_area_struct are merged)}" >/tmp/storm.out
+	for c in skbuff_head_cache skbuff_small_head; do
+		[ -d /sys/kernel/slab/$c ] && more="$more $c"
+	done
+	echo "# resize-storm also on:${more:- nothing else}" >/tmp/storm.out
 	# shellcheck disable=SC2086 # one word per cache
 	resize-storm /tmp/stress.done sleeb_stress kmalloc-32 kmalloc-64 kmalloc-192 kmalloc-256 \
-		kmalloc-1k kmalloc-4k $vma_caches >>/tmp/storm.out 2>&1
+		kmalloc-1k kmalloc-4k $more >>/tmp/storm.out 2>&1
 	echo $? >/tmp/storm.rc
 }
 
 churn() {
 	vma-churn /tmp/stress.done >/tmp/churn.out 2>&1
 	echo $? >/tmp/churn.rc
+}
+
+nic() {
+	nic-traffic --until /tmp/stress.done eth0 eth1 >/tmp/nic.out 2>&1
+	echo $? >/tmp/nic.rc
 }
 
 # memcg: cgroup v2 with the memory controller. A charge that leaks shows in
@@ -113,10 +125,12 @@ check "stress selftest: the charge leaked on purpose shows (sleeb-cg-1 slab $lea
 children sleeb-cg-2 a b
 
 dmesg -c >/dev/null
-rm -f /tmp/stress.done /tmp/hotplug.count /tmp/storm.out /tmp/storm.rc /tmp/churn.out /tmp/churn.rc
+rm -f /tmp/stress.done /tmp/hotplug.count /tmp/storm.out /tmp/storm.rc /tmp/churn.out /tmp/churn.rc \
+	/tmp/nic.out /tmp/nic.rc
 hotplug &
 storm &
 churn &
+nic &
 watch_memory &
 echo "# sleeb_stress for $secs s with cpu hotplug"
 # shellcheck disable=SC2086 # one word per parameter
@@ -149,4 +163,6 @@ cat /tmp/storm.out
 check "resize-storm exited cleanly (status $(cat /tmp/storm.rc 2>/dev/null))" test "$(cat /tmp/storm.rc 2>/dev/null)" = 0
 cat /tmp/churn.out
 check "vma-churn exited cleanly (status $(cat /tmp/churn.rc 2>/dev/null))" test "$(cat /tmp/churn.rc 2>/dev/null)" = 0
+cat /tmp/nic.out
+check "nic-traffic exited cleanly (status $(cat /tmp/nic.rc 2>/dev/null))" test "$(cat /tmp/nic.rc 2>/dev/null)" = 0
 rmmod sleeb_stress
