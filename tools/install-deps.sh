@@ -7,8 +7,8 @@ pkgs=(
 	# kernel build
 	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
 	ccache cpio xz-utils kmod rsync patch
-	# guest
-	qemu-system-x86 busybox-static
+	# guest (stress-ng: copied into the vm-stress guests)
+	qemu-system-x86 busybox-static stress-ng
 	# systemd guest (vm-images/debian-rootfs.sh, systemd-image.sh)
 	debootstrap e2fsprogs debian-archive-keyring
 	# userspace build and tests (dpkg-dev: dpkg-source for qemu-plugin-api.sh)

@@ -68,6 +68,18 @@ case "$suite" in
 vm-kernel) append="preempt=full kasan_multi_shot $append" ;;
 vm-stress) append="preempt=full $append" ;;
 esac
+# On the KASAN variant the AML interpreter is slow enough under TCG that
+# evaluating the PCI root bridge's interrupt routing table (QEMU's
+# \_SB.PCI0._PRT, a While loop over every slot) runs into ACPICA's 30-s
+# loop limit: "ACPI Error: Aborting method \_SB.PCI0._PRT due to previous
+# error (AE_AML_LOOP_TIMEOUT)", then "PCI INT A: no GSI", and every PCI
+# device is left without an interrupt (the network cards stop with a
+# transmit timeout, the systemd guest's disk hangs its boot). pci=noacpi
+# routes PCI interrupts from the firmware's $PIR table instead, as a
+# kernel without ACPI would; the other variants keep ACPI's routing.
+case "$variant" in
+sleeb-debug) append="pci=noacpi $append" ;;
+esac
 # QEMU 7.2's multi-threaded TCG can run a stale translation of the int3
 # that text_poke_bp() puts into a jump for a moment while it flips a static
 # key, on a vCPU that executes the site meanwhile: "Oops: int3"
@@ -172,6 +184,15 @@ fi
 # did not fire), and any further match stays a splat.
 splat='BUG:|BUG [^ ]+ \((Not tainted|Tainted: [^)]*)\): |WARNING:|KASAN:|possible circular locking|Oops|general protection fault|kmemleak: .* new suspected|Kernel panic|INFO: task .* blocked'
 grep -E -n "$splat" "$logdir/console.log" >"$logdir/splats.txt"
+# One warning is the scheduler's, not the allocator's, and is known:
+# 6.12's deadline server accounting finds its running bandwidth already
+# lower when a cpu goes offline (sub_running_bw() from dl_server_stop() in
+# sched_cpu_dying()), seen in vm-stress's cpu hotplug on a loaded host. It
+# is listed as a comment and not counted; any other splat still is.
+known='WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel/sched/deadline\.c:[0-9]+ sub_running_bw'
+grep -E -- "$known" "$logdir/splats.txt" | sed 's/^/# known scheduler warning, not counted: /' | cut -c1-200
+grep -E -v -- "$known" "$logdir/splats.txt" >"$logdir/splats.tmp"
+mv "$logdir/splats.tmp" "$logdir/splats.txt"
 while IFS= read -r line; do
 	line=${line%$'\r'}
 	want=${line#SLEEB-EXPECT-SPLAT }

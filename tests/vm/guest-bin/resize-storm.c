@@ -84,6 +84,10 @@ static struct triple read_triple(const char *cache)
 	for (int i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/%s", cache, attrs[i]);
 		v[i] = read_long(path);
+		/* Any attribute gone is the cache gone, even if an earlier
+		 * one was still read: its directory may go between two. */
+		if (v[i] < 0)
+			return (struct triple) { -1, -1, -1 };
 	}
 	return (struct triple) { v[0], v[1], v[2] };
 }

@@ -14,6 +14,7 @@
 # every millisecond, checking each answer. Duration: sleeb.stress_seconds=
 # on the kernel command line (default 300).
 . /tests/lib.sh
+. /tests/vm-stress/stress.lib
 secs=$(sed -n 's/.*sleeb\.stress_seconds=\([0-9]*\).*/\1/p' /proc/cmdline)
 secs=${secs:-300}
 # sleeb.stress_args=A,B: more module parameters (A B) for sleeb_stress.
@@ -27,18 +28,6 @@ watch_memory() {
 	done
 }
 
-hotplug() {
-	n=0
-	while [ ! -e /tmp/stress.done ]; do
-		for c in 1 2 3; do
-			echo 0 >/sys/devices/system/cpu/cpu$c/online && n=$((n + 1))
-			sleep 1
-			echo 1 >/sys/devices/system/cpu/cpu$c/online
-			sleep 1
-		done
-	done
-	echo $n >/tmp/hotplug.count
-}
 
 # The caches sleeb_stress works on (its own exists once it is loaded),
 # vma-churn's: maple_node and vm_area_struct, unless merged into another
@@ -127,7 +116,7 @@ children sleeb-cg-2 a b
 dmesg -c >/dev/null
 rm -f /tmp/stress.done /tmp/hotplug.count /tmp/storm.out /tmp/storm.rc /tmp/churn.out /tmp/churn.rc \
 	/tmp/nic.out /tmp/nic.rc
-hotplug &
+hotplug /tmp/stress.done /tmp/hotplug.count &
 storm &
 churn &
 nic &
