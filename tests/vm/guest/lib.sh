@@ -11,6 +11,13 @@ queues_on() {
 }
 not_ok() { echo "not ok - $*"; }
 
+# has_queues CACHE: CACHE exists and has object queues now (not a
+# slub_debug cache, whose tunables refuse every write with EOPNOTSUPP).
+has_queues() {
+	[ -r "/sys/kernel/slab/$1/cpu_queue_size" ] &&
+		[ "$(cat "/sys/kernel/slab/$1/cpu_queue_size")" != 0 ]
+}
+
 # check DESC CMD...: one test point, passing when CMD exits 0; its output is
 # kept as TAP comments when it fails.
 check() {

@@ -27,7 +27,7 @@ stat_of() { sed -n "s/^$1 //p" $C/queue_stats; }
 bulk0=$(stat_of bulk_alloc) bfree0=$(stat_of bulk_free)
 caches=
 for c in skbuff_head_cache skbuff_small_head skbuff_fclone_cache kmalloc-512 kmalloc-1k kmalloc-2k kmalloc-4k; do
-	[ -d /sys/kernel/slab/$c ] && caches="$caches $c"
+	has_queues $c && caches="$caches $c"
 done
 echo "# resize-storm on:$caches"
 rm -f /tmp/nic.done

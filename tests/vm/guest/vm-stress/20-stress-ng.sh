@@ -32,7 +32,7 @@ slab0=$(slab_kb)
 caches=
 for c in dentry filp inode_cache shmem_inode_cache proc_inode_cache sock_inode_cache \
 	signal_cache vm_area_struct anon_vma_chain anon_vma skbuff_head_cache kmalloc-64 kmalloc-192 kmalloc-1k; do
-	[ -d /sys/kernel/slab/$c ] && caches="$caches $c"
+	has_queues $c && caches="$caches $c"
 done
 # shellcheck disable=SC2086 # one line
 echo "# stress-ng for $secs s:" $stressors
