@@ -45,14 +45,14 @@
 # it does not do with 4 vCPUs (their interleaving, and so where the
 # kernel's interrupts land, varies from boot to boot).
 #
-# --nics adds two virtio network cards (PCI, MSI-X) whose ports sit on one
-# QEMU hub and nowhere else: a wire between the two cards, with no host
-# network and no address outside the guest. A frame one card sends, the
-# other receives through its interrupt and NAPI's softirq; the guest moves
-# one card into a network namespace of its own so that its own traffic
-# takes that wire (tests/vm/guest-bin/nic-traffic.c). QEMU warns in
-# qemu.log that the hub is not connected to the host network: that is the
-# point.
+# --nics adds two virtio network cards (PCI, on legacy interrupt lines:
+# the guest kernels have no PCI MSI) whose ports sit on one QEMU hub and
+# nowhere else: a wire between the two cards, with no host network and no
+# address outside the guest. A frame one card sends, the other receives
+# through its interrupt and NAPI's softirq; the guest moves one card into
+# a network namespace of its own so that its own traffic takes that wire
+# (tests/vm/guest-bin/nic-traffic.c). QEMU warns in qemu.log that the hub
+# is not connected to the host network: that is the point.
 #
 # --interactive puts the console on this terminal instead (no log, no timeout).
 #

@@ -3,12 +3,6 @@
 # line; the host harness numbers them. Source as: . /tests/lib.sh
 ok() { echo "ok - $*"; }
 
-# queues_on: this kernel has object queues and they are on (not a
-# vanilla kernel, not slub_queues=off).
-queues_on() {
-	[ -r /sys/kernel/slab/kmalloc-64/queue_stats ] &&
-		[ "$(cat /sys/kernel/slab/kmalloc-64/cpu_queue_size)" != 0 ]
-}
 not_ok() { echo "not ok - $*"; }
 
 # has_queues CACHE: CACHE exists and has object queues now (not a
@@ -16,6 +10,18 @@ not_ok() { echo "not ok - $*"; }
 has_queues() {
 	[ -r "/sys/kernel/slab/$1/cpu_queue_size" ] &&
 		[ "$(cat "/sys/kernel/slab/$1/cpu_queue_size")" != 0 ]
+}
+
+# queues_on: this kernel has object queues and they are on (not a
+# vanilla kernel, not slub_queues=off).
+queues_on() {
+	[ -r /sys/kernel/slab/kmalloc-64/queue_stats ] && has_queues kmalloc-64
+}
+
+# queue_stat CACHE COUNTER: one counter of CACHE's queue_stats (nothing
+# when the cache or the counter does not exist).
+queue_stat() {
+	sed -n "s/^$2 //p" "/sys/kernel/slab/$1/queue_stats" 2>/dev/null
 }
 
 # check DESC CMD...: one test point, passing when CMD exits 0; its output is

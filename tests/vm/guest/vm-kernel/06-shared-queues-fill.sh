@@ -19,7 +19,7 @@ check "kmem_cache_node is poisoned" grep -qx 1 /sys/kernel/slab/kmem_cache_node/
 # free would go to the object's node a row at a time).
 taskset -p 1 $$ >/dev/null || { not_ok "taskset -p 1 $$ failed"; exit 0; }
 C=/sys/kernel/slab/dentry
-stat_of() { sed -n "s/^$1 //p" $C/queue_stats; }
+stat_of() { queue_stat dentry "$1"; }
 n=$((2 * ($(cat $C/cpu_queue_size) + $(cat $C/shared_queue_size)) + 100))
 echo "# dentry: queue $(cat $C/cpu_queue_size), shared $(cat $C/shared_queue_size); $n files per round"
 mkdir -p /tmp/fill

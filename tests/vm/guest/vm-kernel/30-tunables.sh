@@ -91,7 +91,7 @@ expect_eq "/proc/slabinfo shows $S's line as written" "120 60 8" "$(slabinfo_tun
 expect_eq "restore $S" OK "$(sleeb-write /sys/kernel/slab/$S/queue_sizes "$old")"
 
 # queue_sizes: all three in one write, one resize.
-resizes() { awk '$1 == "resize" { print $2 }' $D/queue_stats; }
+resizes() { queue_stat $C resize; }
 r0=$(resizes)
 expect_eq "queue_sizes write '96 24 240'" OK "$(sleeb-write $D/queue_sizes '96 24 240')"
 expect_eq "queue_sizes write reflected in the single files" "96 24 240" "$(get)"
@@ -118,7 +118,7 @@ insmod /lib/modules/sleeb_stress.ko duration_s=2 && rmmod sleeb_stress # kmalloc
 o2=$(ops)
 echo "# $C fastpath_ops $o1 -> $o2"
 check "queue_stats counts the fast path's operations (fastpath_ops $o1 -> $o2)" test "${o2:-0}" -gt "${o1:-0}"
-check "resize counter counted the resizes" test "$(awk '$1 == "resize" {print $2}' $D/queue_stats)" -ge 5
+check "resize counter counted the resizes" test "$(resizes)" -ge 5
 echo 1 >$D/shrink
 expect_eq "shrink empties the shared queues (sharedavail 0)" 0 \
 	"$(awk -v c=$C '$1 == c { print $NF }' /proc/slabinfo)"

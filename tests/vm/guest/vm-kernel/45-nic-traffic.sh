@@ -22,8 +22,7 @@ sed 's/^/#   selftest: /' /tmp/nic-self.out
 check "nic traffic selftest: the changed TCP byte and UDP datagrams are caught (status $rc)" \
 	sh -c "[ $rc != 0 ] && grep -q 'tcp host->peer: byte 100000 is' /tmp/nic-self.out &&
 		grep -q 'udp host->peer: datagram 1[0-2] .* arrived changed' /tmp/nic-self.out"
-C=/sys/kernel/slab/skbuff_head_cache
-stat_of() { sed -n "s/^$1 //p" $C/queue_stats; }
+stat_of() { queue_stat skbuff_head_cache "$1"; }
 bulk0=$(stat_of bulk_alloc) bfree0=$(stat_of bulk_free)
 caches=
 for c in skbuff_head_cache skbuff_small_head skbuff_fclone_cache kmalloc-512 kmalloc-1k kmalloc-2k kmalloc-4k; do

@@ -28,7 +28,6 @@ watch_memory() {
 	done
 }
 
-
 # The caches sleeb_stress works on (its own exists once it is loaded),
 # vma-churn's: maple_node and vm_area_struct, unless merged into another
 # cache (slabinfo then lists them under that cache's name), and the
@@ -41,7 +40,7 @@ storm() {
 		grep -q "^$c " /proc/slabinfo && more="$more $c"
 	done
 	for c in skbuff_head_cache skbuff_small_head; do
-		[ -d /sys/kernel/slab/$c ] && more="$more $c"
+		has_queues $c && more="$more $c"
 	done
 	echo "# resize-storm also on:${more:- nothing else}" >/tmp/storm.out
 	# shellcheck disable=SC2086 # one word per cache
