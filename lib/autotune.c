@@ -138,6 +138,19 @@ void sleeb_autotune_scale(const struct sleeb_tunables *cur, uint32_t queue, stru
 	*ret = v;
 }
 
+void sleeb_autotune_resize(const struct sleeb_tunables *cur, uint32_t queue, struct sleeb_tunables *ret)
+{
+	uint32_t q = cur->v[SLEEB_TUNABLE_QUEUE], s = cur->v[SLEEB_TUNABLE_SHARED];
+
+	sleeb_autotune_scale(cur, queue, ret);
+	/* A grow keeps the shared queue's size, or makes it two of the new
+	 * batches if that is more: what a cpu drains waits there for another
+	 * cpu's refill, and what a longer one holds is mostly what the end
+	 * of a load frees (autotune.h). */
+	if (queue > q && s > 0 && ret->v[SLEEB_TUNABLE_SHARED] > queue)
+		ret->v[SLEEB_TUNABLE_SHARED] = queue > s ? queue : s;
+}
+
 static void say(struct sleeb_autotune_cache *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void say(struct sleeb_autotune_cache *c, const char *fmt, ...)
@@ -163,7 +176,7 @@ static void change(struct sleeb_autotune_cache *c, uint32_t queue)
 	uint32_t q = c->cur.v[SLEEB_TUNABLE_QUEUE];
 
 	c->action = queue > q ? SLEEB_AUTOTUNE_GROW : SLEEB_AUTOTUNE_SHRINK;
-	sleeb_autotune_scale(&c->cur, queue, &c->next);
+	sleeb_autotune_resize(&c->cur, queue, &c->next);
 	c->state = (struct sleeb_autotune_state) { .grown_to = c->state.grown_to };
 }
 
@@ -377,7 +390,7 @@ static void fit_grow(const struct sleeb_autotune_params *p, struct sleeb_autotun
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		sleeb_autotune_scale(&c->cur, mid, &v);
+		sleeb_autotune_resize(&c->cur, mid, &v);
 		if (*total - before + group_bytes(p, caches, n, lead, &v) <= limit)
 			lo = mid;
 		else
@@ -389,7 +402,7 @@ static void fit_grow(const struct sleeb_autotune_params *p, struct sleeb_autotun
 		    (unsigned long long) p->budget_bytes);
 		return;
 	}
-	sleeb_autotune_scale(&c->cur, lo, &c->next);
+	sleeb_autotune_resize(&c->cur, lo, &c->next);
 	*total = *total - before + group_bytes(p, caches, n, lead, &c->next);
 	snprintf(c->reason + strlen(c->reason), sizeof(c->reason) - strlen(c->reason),
 		 "; cut to %u by MaxQueuedMemory", lo);
@@ -496,6 +509,6 @@ void sleeb_autotune_decide(const struct sleeb_autotune_params *p, struct sleeb_a
 		if (lead->action == SLEEB_AUTOTUNE_KEEP)
 			c->next = c->cur;
 		else
-			sleeb_autotune_scale(&c->cur, lead->next.v[SLEEB_TUNABLE_QUEUE], &c->next);
+			sleeb_autotune_resize(&c->cur, lead->next.v[SLEEB_TUNABLE_QUEUE], &c->next);
 	}
 }

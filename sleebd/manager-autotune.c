@@ -61,7 +61,7 @@ static void apply_to_unread_members(Manager *m, const struct sleeb_autotune_cach
 		if (strcmp(other, key) != 0)
 			continue;
 		cq = cq < c->at_min ? c->at_min : cq > c->at_max ? c->at_max : cq;
-		sleeb_autotune_scale(&c->cur, cq, &next);
+		sleeb_autotune_resize(&c->cur, cq, &next);
 		if (tunables_equal(&next, &c->cur))
 			continue;
 		c->target = next;

@@ -22,7 +22,16 @@
  * load's trips per operation fall as 1/q (the benchmark's micro tests:
  * 123, 15 and 3.5 trips per 1000 operations at 16, 120 and 480 objects,
  * docs/benchmarks.md of 9e97897). A cache at ratio r wants
- * q * r / target: one resize, not a doubling per interval.
+ * q * r / target: one resize, not a doubling per interval. The batch is
+ * half the queue. The shared queue does not grow in proportion: it keeps
+ * its size, or becomes two of the new batches (the new queue's size) if
+ * that is more. What one cpu drains waits there for another cpu's refill,
+ * and two batches are enough for that. Beyond them it holds what the end
+ * of a load frees: at the kernel's ratio (four cpu queues per node) that
+ * was most of what a grown cache kept right after the load
+ * (docs/benchmarks.md, "sleebd against q480"). A refill that
+ * still finds it empty, or a drain that finds it full, counts as a trip
+ * to the slabs and so raises the ratio that sizes the queue.
  *
  * The ratio is smoothed (an exponential moving average of the counters'
  * rates, the newest interval weighted AutoTuneSmoothing=%): a ratio of
@@ -237,5 +246,11 @@ void sleeb_autotune_decide(const struct sleeb_autotune_params *p, struct sleeb_a
 uint64_t sleeb_autotune_queued_bytes(const struct sleeb_autotune_params *p, uint64_t object_size,
 				     const struct sleeb_tunables *v);
 
-/* Values for a new queue size: batch (q+1)/2, shared scaled and clamped. */
+/* Values for a new queue size: batch (q+1)/2, shared scaled and clamped
+ * (a policy's bounds, applied to its sizes). */
 void sleeb_autotune_scale(const struct sleeb_tunables *cur, uint32_t queue, struct sleeb_tunables *ret);
+
+/* Values for an auto-tuning decision's new queue size: as
+ * sleeb_autotune_scale(), but a grow takes the shared queue only to the
+ * new queue size (two batches), or keeps it if it is larger. */
+void sleeb_autotune_resize(const struct sleeb_tunables *cur, uint32_t queue, struct sleeb_tunables *ret);

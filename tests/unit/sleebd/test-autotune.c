@@ -374,6 +374,48 @@ START_TEST(test_keeps)
 }
 END_TEST
 
+/*
+ * A grow takes the shared queue to the new queue size (two new batches),
+ * not in proportion: at 120/60/480 and 15 trips per 1000 operations
+ * kmalloc-96 grows to 450/225/480, not to 450/225/1800. A shrink keeps
+ * the ratio; a disabled shared queue stays disabled.
+ */
+START_TEST(test_grow_shared)
+{
+	struct sleeb_autotune_params p;
+	struct sleeb_autotune_cache c = {
+		.object_size = 96,
+		.cur = { { 120, 60, 480 } },
+		.min = 120,
+		.max = 960,
+		.has_sample = true,
+		.sample = { .elapsed_usec = 2000000, .refills = 3000, .drains = 3000, .ops = 394000 },
+	};
+	struct sleeb_tunables v;
+
+	sleeb_autotune_params_init(&p);
+	sleeb_autotune_decide(&p, &c, 1);
+	ck_assert_int_eq(c.action, SLEEB_AUTOTUNE_GROW);
+	ck_assert_uint_eq(c.next.v[SLEEB_TUNABLE_QUEUE], 450);
+	ck_assert_uint_eq(c.next.v[SLEEB_TUNABLE_BATCH], 225);
+	ck_assert_uint_eq(c.next.v[SLEEB_TUNABLE_SHARED], 480);
+
+	sleeb_autotune_resize(&(struct sleeb_tunables) { { 120, 60, 480 } }, 960, &v);
+	ck_assert_uint_eq(v.v[SLEEB_TUNABLE_SHARED], 960);
+	sleeb_autotune_resize(&(struct sleeb_tunables) { { 24, 12, 24 } }, 192, &v);
+	ck_assert_uint_eq(v.v[SLEEB_TUNABLE_SHARED], 192);
+	sleeb_autotune_resize(&(struct sleeb_tunables) { { 120, 60, 0 } }, 960, &v);
+	ck_assert_uint_eq(v.v[SLEEB_TUNABLE_SHARED], 0);
+	sleeb_autotune_resize(&(struct sleeb_tunables) { { 960, 480, 960 } }, 480, &v);
+	ck_assert_uint_eq(v.v[SLEEB_TUNABLE_SHARED], 480);
+	sleeb_autotune_resize(&(struct sleeb_tunables) { { 960, 480, 3840 } }, 120, &v);
+	ck_assert_uint_eq(v.v[SLEEB_TUNABLE_SHARED], 480);
+	/* A policy's bound still scales in proportion. */
+	sleeb_autotune_scale(&(struct sleeb_tunables) { { 120, 60, 480 } }, 960, &v);
+	ck_assert_uint_eq(v.v[SLEEB_TUNABLE_SHARED], 3840);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
 	tcase_add_loop_test(tc, test_sequence, 0, (int) SLEEB_ELEMENTSOF(sequences));
@@ -383,6 +425,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_memory_short);
 	tcase_add_test(tc, test_psi_parse);
 	tcase_add_test(tc, test_keeps);
+	tcase_add_test(tc, test_grow_shared);
 	tcase_add_test(tc, test_sample_add_rates);
 }
 

@@ -365,14 +365,14 @@ START_TEST(test_forget_through_daemon)
 	free(text);
 
 	host_grow_kmalloc64();
-	for (int i = 0; i < 500 && !file_contains(learned_file(), "kmalloc-64 240 120 960"); i++)
+	for (int i = 0; i < 500 && !file_contains(learned_file(), "kmalloc-64 240 120 800"); i++)
 		usleep(10000);
 	text = learned_text();
-	ck_assert_str_eq(text, HEADER "kmalloc-64 240 120 960\n");
+	ck_assert_str_eq(text, HEADER "kmalloc-64 240 120 800\n");
 	free(text);
 
 	ck_assert_int_eq(ctl("--forget", NULL), 0);
-	assert_contains(out, "forgot kmalloc-64: queue 240 batch 120 shared 960\n");
+	assert_contains(out, "forgot kmalloc-64: queue 240 batch 120 shared 800\n");
 	ck_assert_int_ne(access(learned_file(), F_OK), 0);
 	/* Left alone by the forget; the stop still restores the original. */
 	ck_assert_int_eq(attr("kmalloc-64", "cpu_queue_size"), 240);

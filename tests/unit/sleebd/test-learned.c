@@ -45,13 +45,13 @@ START_TEST(test_restart_starts_at_learned_size)
 	snprintf(learned, sizeof(learned), "%s/var/lib/sleeb/learned", root);
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
 	host_grow_kmalloc64();
-	ck_assert_msg(wait_file_contains(learned, "kmalloc-64 240 120 960"), "no learned size in %s", learned);
+	ck_assert_msg(wait_file_contains(learned, "kmalloc-64 240 120 480"), "no learned size in %s", learned);
 	host_stop(pid);
 	/* The stop puts the original back: a learned size is a start only. */
 	ck_assert(wait_tunables("kmalloc-64", 120, 60, 480));
 
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
-	ck_assert_msg(wait_tunables("kmalloc-64", 240, 120, 960), "restarted at %d/%d/%d, not the learned 240/120/960",
+	ck_assert_msg(wait_tunables("kmalloc-64", 240, 120, 480), "restarted at %d/%d/%d, not the learned 240/120/480",
 		      attr("kmalloc-64", "cpu_queue_size"), attr("kmalloc-64", "cpu_batch_size"),
 		      attr("kmalloc-64", "shared_queue_size"));
 	ck_assert(file_contains(logpath, "learned size"));
@@ -71,7 +71,7 @@ START_TEST(test_new_cache_starts_at_learned_size)
 	make_tree(true);
 	writef("etc/sleeb/sleebd.conf", CONF);
 	writef("etc/sleeb/policy.d/10-auto.conf", AUTO);
-	writef("var/lib/sleeb/learned", "# sleebd learned v1\nkmalloc-128 240 120 960\n");
+	writef("var/lib/sleeb/learned", "# sleebd learned v1\nkmalloc-128 240 120 480\n");
 	pid = spawn(sleebd, "--root", root, "--config-root", root, NULL);
 	ck_assert(wait_tunables("kmalloc-64", 120, 60, 480));
 	usleep(300000);
@@ -80,7 +80,7 @@ START_TEST(test_new_cache_starts_at_learned_size)
 	all[3] = later;
 	add_cache(&later, true);
 	write_slabinfo(all, 4, true);
-	ck_assert_msg(wait_tunables("kmalloc-128", 240, 120, 960), "new cache at %d/%d/%d, not the learned 240/120/960",
+	ck_assert_msg(wait_tunables("kmalloc-128", 240, 120, 480), "new cache at %d/%d/%d, not the learned 240/120/480",
 		      attr("kmalloc-128", "cpu_queue_size"), attr("kmalloc-128", "cpu_batch_size"),
 		      attr("kmalloc-128", "shared_queue_size"));
 	host_stop(pid);
