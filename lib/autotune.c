@@ -13,6 +13,7 @@ void sleeb_autotune_params_init(struct sleeb_autotune_params *p)
 	*p = (struct sleeb_autotune_params) {
 		.target_ratio = SLEEB_AUTOTUNE_TARGET_TRIPS / 1000.0,
 		.min_trip_rate = SLEEB_AUTOTUNE_MIN_TRIP_RATE,
+		.trips_per_mib = SLEEB_AUTOTUNE_TRIPS_PER_MIB,
 		.smoothing = SLEEB_AUTOTUNE_SMOOTHING / 100.0,
 		.reap_shrink = SLEEB_AUTOTUNE_REAP_SHRINK / 100.0,
 		.ncpus = 1,
@@ -224,10 +225,71 @@ static bool within_a_quarter(uint32_t a, uint32_t b)
 	return hi * SLEEB_AUTOTUNE_MIN_STEP_DEN < lo * SLEEB_AUTOTUNE_MIN_STEP_NUM;
 }
 
-/* What one cache (a group's leader) wants on its own, budget aside. */
-static void decide_one(const struct sleeb_autotune_params *p, struct sleeb_autotune_cache *c)
+/* The group's bytes if every member had v. */
+static uint64_t group_bytes(const struct sleeb_autotune_params *p, const struct sleeb_autotune_cache *caches,
+			    size_t n, size_t lead, const struct sleeb_tunables *v)
 {
-	uint32_t q = c->cur.v[SLEEB_TUNABLE_QUEUE], want;
+	uint64_t b = 0;
+
+	for (size_t i = lead; i < n; i++)
+		if (caches[i].group == lead)
+			b += sleeb_autotune_queued_bytes(p, caches[i].object_size, v);
+	return b;
+}
+
+/* Trips a second a grow of @c to @queue saves (trips fall as 1/queue). */
+static double grow_saves(const struct sleeb_autotune_cache *c, uint32_t queue)
+{
+	double q = c->cur.v[SLEEB_TUNABLE_QUEUE];
+
+	return queue > q ? c->state.trips * (1 - q / queue) : 0;
+}
+
+/* Whether a grow of the group led by @lead to @queue pays for the memory
+ * it adds (AutoTuneTripsPerMiB=); @added gets the bytes. */
+static bool grow_pays(const struct sleeb_autotune_params *p, const struct sleeb_autotune_cache *caches, size_t n,
+		      size_t lead, uint32_t queue, uint64_t *added)
+{
+	const struct sleeb_autotune_cache *c = &caches[lead];
+	struct sleeb_tunables v;
+	uint64_t before = group_bytes(p, caches, n, lead, &c->cur), after;
+
+	sleeb_autotune_resize(&c->cur, queue, &v);
+	after = group_bytes(p, caches, n, lead, &v);
+	*added = after > before ? after - before : 0;
+	return grow_saves(c, queue) * (1024.0 * 1024.0) >= p->trips_per_mib * (double) *added;
+}
+
+/* The largest queue up to @want whose grow pays for its memory (q if none). */
+static uint32_t paying_grow(const struct sleeb_autotune_params *p, const struct sleeb_autotune_cache *caches,
+			    size_t n, size_t lead, uint32_t want, uint64_t *added)
+{
+	uint32_t lo = caches[lead].cur.v[SLEEB_TUNABLE_QUEUE], hi = want;
+	uint64_t ignored;
+
+	if (p->trips_per_mib <= 0 || grow_pays(p, caches, n, lead, want, added))
+		return want;
+	/* What a grow saves rises ever more slowly with its size, what it
+	 * adds about in proportion: the sizes that pay are one range above
+	 * q, and the largest of them is found by bisection. */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (grow_pays(p, caches, n, lead, mid, &ignored))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* What one cache (a group's leader) wants on its own, budget aside. */
+static void decide_one(const struct sleeb_autotune_params *p, struct sleeb_autotune_cache *caches, size_t n,
+		       size_t lead)
+{
+	struct sleeb_autotune_cache *c = &caches[lead];
+	uint32_t q = c->cur.v[SLEEB_TUNABLE_QUEUE], want, pays;
+	uint64_t added = 0;
 	double ratio, saved, reap_share;
 
 	keep(c);
@@ -343,21 +405,19 @@ static void decide_one(const struct sleeb_autotune_params *p, struct sleeb_autot
 		say(c, "%.1f trips per 1000 operations: %u would be within a quarter of %u", ratio * 1000, want, q);
 		return;
 	}
+	pays = paying_grow(p, caches, n, lead, want, &added);
+	if (pays < want && within_a_quarter(pays, q)) {
+		say(c, "not worth its memory: a grow to %u would save %.0f trips/s for %.1f MiB more queue "
+		    "capacity, below AutoTuneTripsPerMiB=%.0f", want, grow_saves(c, want),
+		    (double) added / (1024.0 * 1024.0), p->trips_per_mib);
+		return;
+	}
 	say(c, "%.1f trips per 1000 operations (%.0f/s, %.0f cycles/s) above the target %.1f", ratio * 1000,
 	    c->state.trips, c->state.trips * SLEEB_AUTOTUNE_TRIP_CYCLES, p->target_ratio * 1000);
-	change(c, want);
-}
-
-/* The group's bytes if every member had v. */
-static uint64_t group_bytes(const struct sleeb_autotune_params *p, const struct sleeb_autotune_cache *caches,
-			    size_t n, size_t lead, const struct sleeb_tunables *v)
-{
-	uint64_t b = 0;
-
-	for (size_t i = lead; i < n; i++)
-		if (caches[i].group == lead)
-			b += sleeb_autotune_queued_bytes(p, caches[i].object_size, v);
-	return b;
+	if (pays < want)
+		snprintf(c->reason + strlen(c->reason), sizeof(c->reason) - strlen(c->reason),
+			 "; cut to %u by AutoTuneTripsPerMiB", pays);
+	change(c, pays);
 }
 
 /*
@@ -474,7 +534,7 @@ void sleeb_autotune_decide(const struct sleeb_autotune_params *p, struct sleeb_a
 			continue;
 		if (c->has_sample && c->sample.elapsed_usec > 0)
 			update_state(p, c);
-		decide_one(p, c);
+		decide_one(p, caches, n, i);
 	}
 
 	/* Memory after shrinks and keeps; grows must fit in what is left. */

@@ -73,6 +73,8 @@ static const struct daemon_number {
 	       autotune_target_trips),
 	NUMBER("AutoTuneMinTripRate", 0, SLEEB_AUTOTUNE_RATE_MAX, SLEEB_AUTOTUNE_MIN_TRIP_RATE,
 	       autotune_min_trip_rate),
+	NUMBER("AutoTuneTripsPerMiB", 0, SLEEB_AUTOTUNE_RATE_MAX, SLEEB_AUTOTUNE_TRIPS_PER_MIB,
+	       autotune_trips_per_mib),
 	NUMBER("AutoTuneSmoothing", 1, 100, SLEEB_AUTOTUNE_SMOOTHING, autotune_smoothing),
 	NUMBER("AutoTuneReapShrink", 1, 100, SLEEB_AUTOTUNE_REAP_SHRINK, autotune_reap_shrink),
 	NUMBER("AutoTuneMemoryLow", 0, 50, SLEEB_AUTOTUNE_MEMORY_LOW, autotune_memory_low),

@@ -134,6 +134,7 @@ int manager_autotune(Manager *m)
 	sleeb_autotune_params_init(&p);
 	p.target_ratio = (double) m->config.autotune_target_trips / 1000.0;
 	p.min_trip_rate = (double) m->config.autotune_min_trip_rate;
+	p.trips_per_mib = (double) m->config.autotune_trips_per_mib;
 	p.smoothing = (double) m->config.autotune_smoothing / 100.0;
 	p.reap_shrink = (double) m->config.autotune_reap_shrink / 100.0;
 	p.ncpus = m->ncpus;

@@ -57,7 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	/* The auto-tune numbers stay in their ranges, whatever parsed. */
 	if (cfg.autotune_target_trips < 1 || cfg.autotune_target_trips > SLEEB_AUTOTUNE_TRIPS_MAX ||
-	    cfg.autotune_min_trip_rate > SLEEB_AUTOTUNE_RATE_MAX || cfg.autotune_smoothing < 1 ||
+	    cfg.autotune_min_trip_rate > SLEEB_AUTOTUNE_RATE_MAX ||
+	    cfg.autotune_trips_per_mib > SLEEB_AUTOTUNE_RATE_MAX || cfg.autotune_smoothing < 1 ||
 	    cfg.autotune_smoothing > 100 || cfg.autotune_reap_shrink < 1 || cfg.autotune_reap_shrink > 100 ||
 	    cfg.autotune_memory_low > 50 || cfg.autotune_memory_pressure > 100)
 		abort();

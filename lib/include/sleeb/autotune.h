@@ -43,7 +43,16 @@
  * trips per second (the whole cache, every cpu). A trip costs about
  * SLEEB_AUTOTUNE_TRIP_CYCLES; below that rate the slow path costs the
  * machine less than a resize (work on every cpu) and the daemon's own
- * reading of the cache, and a ratio from so few events is noise.
+ * reading of the cache, and a ratio from so few events is noise. And it
+ * must pay for the memory it adds: AutoTuneTripsPerMiB= trips a second
+ * saved for each MiB of capacity it adds to the queues (object size x
+ * (queue x cpus + shared x nodes), the group's copies together). A grow
+ * from q to q' saves about trips x (1 - q/q') a second; a grow that does
+ * not pay is cut to the largest size that does, or refused if that is
+ * within a quarter of q. Large objects and groups of many copies (the
+ * sixteen copies of kmalloc-4k hold 63 MiB more at 192 objects than at
+ * 24 on 4 cpus in 2 nodes) then need a busy load to grow; small hot
+ * caches hardly notice.
  *
  * Never shrink because a cache went quiet: the kernel's reaper already
  * gives an idle queue's objects back within a second or two, so a
@@ -113,6 +122,12 @@
  * on every cpu and reallocates each queue's array) repays soon; and in a
  * 2 s interval a ratio from fewer than 100 events is noise.
  *
+ * TRIPS_PER_MIB, trips per second saved per MiB a grow adds: 50, so a
+ * MiB held is worth 75,000 cycles a second to the load (the rate
+ * MIN_TRIP_RATE asks of any change). The grows that carry the
+ * benchmark's hackbench (skbuff_head_cache, kmalloc-cg-512) add about
+ * 1 MiB each, so it asks little more of them than MIN_TRIP_RATE does.
+ *
  * SMOOTHING 50%: the newest interval weighs as much as all before.
  * REAP_SHRINK 50%: "most of what refills brought in".
  * MEMORY_LOW 5%: MemAvailable below 5% of MemTotal is where the kernel's
@@ -122,6 +137,7 @@
  */
 #define SLEEB_AUTOTUNE_TARGET_TRIPS   4
 #define SLEEB_AUTOTUNE_MIN_TRIP_RATE  50
+#define SLEEB_AUTOTUNE_TRIPS_PER_MIB  50
 #define SLEEB_AUTOTUNE_SMOOTHING      50
 #define SLEEB_AUTOTUNE_REAP_SHRINK    50
 #define SLEEB_AUTOTUNE_MEMORY_LOW     5
@@ -138,6 +154,7 @@
 struct sleeb_autotune_params {
 	double target_ratio;    /* trips per operation (AutoTuneTargetTrips= / 1000) */
 	double min_trip_rate;   /* trips per second a grow must save (AutoTuneMinTripRate=) */
+	double trips_per_mib;   /* and per MiB of capacity it adds (AutoTuneTripsPerMiB=); 0: off */
 	double smoothing;       /* weight of the newest interval, 0 < w <= 1 (AutoTuneSmoothing=) */
 	double reap_shrink;     /* reaped share of refilled objects that shrinks (AutoTuneReapShrink=) */
 	bool memory_short;      /* from sleeb_autotune_memory_short() */

@@ -25,6 +25,8 @@ struct sleeb_daemon_config {
 	struct sleeb_origin autotune_target_trips_origin;
 	uint64_t autotune_min_trip_rate; /* AutoTuneMinTripRate=: trips per second */
 	struct sleeb_origin autotune_min_trip_rate_origin;
+	uint64_t autotune_trips_per_mib; /* AutoTuneTripsPerMiB=: trips per second per MiB a grow adds, 0: off */
+	struct sleeb_origin autotune_trips_per_mib_origin;
 	uint64_t autotune_smoothing;    /* AutoTuneSmoothing=: percent */
 	struct sleeb_origin autotune_smoothing_origin;
 	uint64_t autotune_reap_shrink;  /* AutoTuneReapShrink=: percent */

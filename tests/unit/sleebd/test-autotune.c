@@ -208,6 +208,7 @@ static void replay_file(const char *name, bool grouped, struct replay *r)
 static const char *const sequences[] = {
 	"burst-kmalloc-64.seq", "rnd-group.seq", "quiet-after-grow.seq", "memory-short.seq",
 	"reaper.seq", "budget.seq", "few-trips.seq", "workloads.seq", "reap-after-grow.seq", "reap-bound.seq",
+	"memory-worth.seq", "memory-worth-group.seq",
 };
 
 START_TEST(test_sequence)
@@ -416,6 +417,48 @@ START_TEST(test_grow_shared)
 }
 END_TEST
 
+/*
+ * AutoTuneTripsPerMiB=: a 4 KiB cache at 60 trips per 1000 operations and
+ * 100 trips a second wants 192 (its AutoTuneMax) but pays only up to 85
+ * (memory-worth.seq); at AutoTuneTripsPerMiB=200 nothing pays; 0 turns
+ * the rule off.
+ */
+START_TEST(test_trips_per_mib)
+{
+	struct sleeb_autotune_params p;
+	struct sleeb_autotune_cache c = {
+		.object_size = 4096,
+		.cur = { { 24, 12, 24 } },
+		.min = 24,
+		.max = 192,
+		.has_sample = true,
+		.sample = { .elapsed_usec = 2000000, .refills = 100, .drains = 100, .ops = 3133 },
+	};
+	struct sleeb_autotune_cache fresh = c;
+
+	sleeb_autotune_params_init(&p);
+	p.ncpus = 4;
+	p.nnodes = 2;
+	sleeb_autotune_decide(&p, &c, 1);
+	ck_assert_int_eq(c.action, SLEEB_AUTOTUNE_GROW);
+	ck_assert_uint_eq(c.next.v[SLEEB_TUNABLE_QUEUE], 85);
+	ck_assert_msg(strstr(c.reason, "; cut to 85 by AutoTuneTripsPerMiB") != NULL, "%s", c.reason);
+
+	c = fresh;
+	p.trips_per_mib = 200;
+	sleeb_autotune_decide(&p, &c, 1);
+	ck_assert_int_eq(c.action, SLEEB_AUTOTUNE_KEEP);
+	ck_assert_str_eq(c.reason, "not worth its memory: a grow to 192 would save 88 trips/s for 3.9 MiB more queue "
+		       "capacity, below AutoTuneTripsPerMiB=200");
+
+	c = fresh;
+	p.trips_per_mib = 0;
+	sleeb_autotune_decide(&p, &c, 1);
+	ck_assert_int_eq(c.action, SLEEB_AUTOTUNE_GROW);
+	ck_assert_uint_eq(c.next.v[SLEEB_TUNABLE_QUEUE], 192);
+}
+END_TEST
+
 static void add_tests(TCase *tc)
 {
 	tcase_add_loop_test(tc, test_sequence, 0, (int) SLEEB_ELEMENTSOF(sequences));
@@ -426,6 +469,7 @@ static void add_tests(TCase *tc)
 	tcase_add_test(tc, test_psi_parse);
 	tcase_add_test(tc, test_keeps);
 	tcase_add_test(tc, test_grow_shared);
+	tcase_add_test(tc, test_trips_per_mib);
 	tcase_add_test(tc, test_sample_add_rates);
 }
 

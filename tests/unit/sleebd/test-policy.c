@@ -441,12 +441,14 @@ START_TEST(test_daemon_autotune_keys)
 {
 	struct sleeb_daemon_config c;
 	static const char good[] = "[Daemon]\nAutoTuneTargetTrips=20\nAutoTuneMinTripRate=0\nAutoTuneSmoothing=100\n"
-				   "AutoTuneReapShrink=75\nAutoTuneMemoryLow=0\nAutoTuneMemoryPressure=40\n";
+				   "AutoTuneReapShrink=75\nAutoTuneMemoryLow=0\nAutoTuneMemoryPressure=40\n"
+				   "AutoTuneTripsPerMiB=0\n";
 	static const char reset[] = "[Daemon]\nAutoTuneTargetTrips=\nAutoTuneMemoryPressure=\n";
 
 	sleeb_daemon_config_init(&c);
 	ck_assert_uint_eq(c.autotune_target_trips, 4);
 	ck_assert_uint_eq(c.autotune_min_trip_rate, 50);
+	ck_assert_uint_eq(c.autotune_trips_per_mib, 50);
 	ck_assert_uint_eq(c.autotune_smoothing, 50);
 	ck_assert_uint_eq(c.autotune_reap_shrink, 50);
 	ck_assert_uint_eq(c.autotune_memory_low, 5);
@@ -463,6 +465,8 @@ START_TEST(test_daemon_autotune_keys)
 	ck_assert_uint_eq(c.autotune_reap_shrink, 75);
 	ck_assert_uint_eq(c.autotune_memory_low, 0);
 	ck_assert_uint_eq(c.autotune_memory_pressure, 40);
+	ck_assert_uint_eq(c.autotune_trips_per_mib, 0);
+	ck_assert_uint_eq(c.autotune_trips_per_mib_origin.line, 8);
 	ck_assert_str_eq(c.autotune_target_trips_origin.file, "d.conf");
 	ck_assert_uint_eq(c.autotune_target_trips_origin.line, 2);
 	ck_assert_uint_eq(c.autotune_memory_pressure_origin.line, 7);
@@ -487,12 +491,13 @@ START_TEST(test_daemon_autotune_keys)
 	{
 		static const char ends[] = "[Daemon]\nAutoTuneTargetTrips=1000\nAutoTuneMinTripRate=1000000\n"
 					   "AutoTuneSmoothing=1\nAutoTuneReapShrink=100\nAutoTuneMemoryLow=50\n"
-					   "AutoTuneMemoryPressure=100\n";
+					   "AutoTuneMemoryPressure=100\nAutoTuneTripsPerMiB=1000000\n";
 
 		ck_assert_int_eq(sleeb_daemon_config_load_buffer(&c, "f.conf", ends, strlen(ends), &diag), 0);
 	}
 	ck_assert_uint_eq(c.autotune_target_trips, 1000);
 	ck_assert_uint_eq(c.autotune_min_trip_rate, 1000000);
+	ck_assert_uint_eq(c.autotune_trips_per_mib, 1000000);
 	ck_assert_uint_eq(c.autotune_smoothing, 1);
 	ck_assert_uint_eq(c.autotune_memory_low, 50);
 	ck_assert_uint_eq(diag.n, 0);
@@ -513,6 +518,7 @@ static void daemon_error_exact(const char *text, const char *want)
 		      diag.n, diag.n ? diag.msgs[0] : "-");
 	ck_assert_uint_eq(c.autotune_target_trips, def.autotune_target_trips);
 	ck_assert_uint_eq(c.autotune_min_trip_rate, def.autotune_min_trip_rate);
+	ck_assert_uint_eq(c.autotune_trips_per_mib, def.autotune_trips_per_mib);
 	ck_assert_uint_eq(c.autotune_smoothing, def.autotune_smoothing);
 	ck_assert_uint_eq(c.autotune_reap_shrink, def.autotune_reap_shrink);
 	ck_assert_uint_eq(c.autotune_memory_low, def.autotune_memory_low);
@@ -531,6 +537,9 @@ START_TEST(test_daemon_autotune_errors)
 	daemon_error_exact("[Daemon]\nAutoTuneMinTripRate=1000001\n",
 			   "d.conf:2: AutoTuneMinTripRate=1000001: out of range (0..1000000)");
 	daemon_error_exact("[Daemon]\nAutoTuneMinTripRate=-1\n", "d.conf:2: AutoTuneMinTripRate=-1: not a number");
+	daemon_error_exact("[Daemon]\nAutoTuneTripsPerMiB=1000001\n",
+			   "d.conf:2: AutoTuneTripsPerMiB=1000001: out of range (0..1000000)");
+	daemon_error_exact("[Daemon]\nAutoTuneTripsPerMiB=0.5\n", "d.conf:2: AutoTuneTripsPerMiB=0.5: not a number");
 	daemon_error_exact("[Daemon]\nAutoTuneSmoothing=0\n", "d.conf:2: AutoTuneSmoothing=0: out of range (1..100)");
 	daemon_error_exact("[Daemon]\nAutoTuneReapShrink=101\n",
 			   "d.conf:2: AutoTuneReapShrink=101: out of range (1..100)");
