@@ -515,8 +515,8 @@ int manager_status_text(Manager *m, char **ret)
 		appendf(&s, &len, "unlimited\n");
 	appendf(&s, &len,
 		"Auto-tune: size for %llu trips per 1000 operations, changes saving %llu trips/s or more "
-		"and %llu trips/s per MiB they add, smoothing %llu%%; shrink when the reaper returns %llu%% of refills, MemAvailable below %llu%%, "
-		"PSI some avg10 at %llu or MaxQueuedMemory\n",
+		"and %llu trips/s per MiB they add, smoothing %llu%%; shrink when the reaper returns %llu%% of "
+		"refills, MemAvailable below %llu%%, PSI some avg10 at %llu or MaxQueuedMemory\n",
 		(unsigned long long) m->config.autotune_target_trips,
 		(unsigned long long) m->config.autotune_min_trip_rate,
 		(unsigned long long) m->config.autotune_trips_per_mib,
@@ -598,11 +598,11 @@ int manager_status_json(Manager *m, char **ret)
 		fputs("null", f);
 	fprintf(f,
 		",\"autotune\":{\"target_trips\":%llu,\"min_trip_rate\":%llu,\"trips_per_mib\":%llu,"
-		"\"smoothing\":%llu,"
-		"\"reap_shrink\":%llu,\"memory_low\":%llu,\"memory_pressure\":%llu},\"drift_every\":%u,"
+		"\"smoothing\":%llu,\"reap_shrink\":%llu,\"memory_low\":%llu,\"memory_pressure\":%llu},\"drift_every\":%u,"
 		"\"policy_files\":[",
 		(unsigned long long) cfg->autotune_target_trips, (unsigned long long) cfg->autotune_min_trip_rate,
-		(unsigned long long) cfg->autotune_trips_per_mib, (unsigned long long) cfg->autotune_smoothing, (unsigned long long) cfg->autotune_reap_shrink,
+		(unsigned long long) cfg->autotune_trips_per_mib, (unsigned long long) cfg->autotune_smoothing,
+		(unsigned long long) cfg->autotune_reap_shrink,
 		(unsigned long long) cfg->autotune_memory_low, (unsigned long long) cfg->autotune_memory_pressure,
 		m->drift_every ? m->drift_every : 1);
 	for (size_t i = 0; i < m->policy.n_files; i++) {

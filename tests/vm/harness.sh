@@ -184,19 +184,19 @@ fi
 # did not fire), and any further match stays a splat.
 splat='BUG:|BUG [^ ]+ \((Not tainted|Tainted: [^)]*)\): |WARNING:|KASAN:|possible circular locking|Oops|general protection fault|kmemleak: .* new suspected|Kernel panic|INFO: task .* blocked'
 grep -E -n "$splat" "$logdir/console.log" >"$logdir/splats.txt"
-# One warning is the scheduler's, not the allocator's, and is known:
-# 6.12's deadline server accounting finds its running bandwidth already
+# Two warnings are the scheduler's, not the allocator's, and are known.
+# The first: 6.12's deadline server accounting finds its running bandwidth already
 # lower when a cpu goes offline (the underflow check of
 # __sub_running_bw(), "dl_rq->running_bw > old"), seen in vm-stress's cpu
 # hotplug on a loaded host. It is reported from sub_running_bw() when
 # dl_server_stop() calls it in sched_cpu_dying(), and from
 # inactive_task_timer(), into which the KASAN kernel inlines it, when the
-# server's inactive timer fires after the cpu went. It is listed as a
-# comment and not counted; any other splat still is. The second is the
-# scheduler's too: sched_cpu_dying() finding a second task counted on the
-# dying cpu's runqueue that is no longer in the task list (its dump names
-# only the stopper thread), met under stress-ng's fork and clone
-# stressors during cpu hotplug on the KASAN kernel.
+# server's inactive timer fires after the cpu went. The second:
+# sched_cpu_dying() finding a second task counted on the dying cpu's
+# runqueue that is no longer in the task list (its dump names only the
+# stopper thread), met under stress-ng's fork and clone stressors during
+# cpu hotplug on the KASAN kernel. Both are listed as comments and not
+# counted; any other splat still is.
 known='WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel/sched/(deadline\.c:[0-9]+ (sub_running_bw|inactive_task_timer)|core\.c:[0-9]+ sched_cpu_dying)'
 grep -E -- "$known" "$logdir/splats.txt" | sed 's/^/# known scheduler warning, not counted: /' | cut -c1-200
 grep -E -v -- "$known" "$logdir/splats.txt" >"$logdir/splats.tmp"

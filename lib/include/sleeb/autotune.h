@@ -29,9 +29,9 @@
  * and two batches are enough for that. Beyond them it holds what the end
  * of a load frees: at the kernel's ratio (four cpu queues per node) that
  * was most of what a grown cache kept right after the load
- * (docs/benchmarks.md, "sleebd against q480"). A refill that
- * still finds it empty, or a drain that finds it full, counts as a trip
- * to the slabs and so raises the ratio that sizes the queue.
+ * (docs/benchmarks.md, "sleebd against q480"). A refill that still finds
+ * it empty, or a drain that finds it full, counts as a trip to the slabs
+ * and so raises the ratio that sizes the queue.
  *
  * The ratio is smoothed (an exponential moving average of the counters'
  * rates, the newest interval weighted AutoTuneSmoothing=%): a ratio of
