@@ -97,7 +97,7 @@ done
 
 # results.md: per phase and kernel, min..max of the worst section, the
 # worst boot's section ends, and the phase's refills and drains.
-stat() { # KERNEL PHASE: the IRQSOFF lines' fields 4.. of that phase
+phase_fields() { # KERNEL PHASE: the IRQSOFF lines' fields 4.. of that phase
 	cat "$out"/upto-"$1"-*.tap | awk -v p="$2" '$1 == "#" && $2 == "IRQSOFF" && $3 == p { $1 = $2 = $3 = ""; print }'
 }
 {
@@ -111,11 +111,11 @@ stat() { # KERNEL PHASE: the IRQSOFF lines' fields 4.. of that phase
 	for phase in $(sed -n 's/^# IRQSOFF \([^ ]*\) .*/\1/p' "$out/upto-$before-1.tap"); do
 		range='' ends='' trips=''
 		for n in "$before" "$after"; do
-			range="$range | $(stat "$n" "$phase" | awk '{ v = $1 + 0;
+			range="$range | $(phase_fields "$n" "$phase" | awk '{ v = $1 + 0;
 				if (!c++ || v < lo) lo = v; if (v > hi) hi = v }
 				END { printf "%.0f..%.0f", lo, hi }')"
-			ends="$ends | $(stat "$n" "$phase" | awk '$1 + 0 >= hi { hi = $1 + 0; w = $2 " .. " $3 } END { print w }')"
-			trips="$trips | $(stat "$n" "$phase" | awk '{ printf "%s%s/%s", c++ ? ", " : "", $4, $5 }')"
+			ends="$ends | $(phase_fields "$n" "$phase" | awk '$1 + 0 >= hi { hi = $1 + 0; w = $2 " .. " $3 } END { print w }')"
+			trips="$trips | $(phase_fields "$n" "$phase" | awk '{ printf "%s%s/%s", c++ ? ", " : "", $4, $5 }')"
 		done
 		echo "| $phase$range$ends$trips |"
 	done
